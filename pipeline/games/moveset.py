@@ -1,0 +1,593 @@
+"""Moveset games on Young diagrams: LCTR, Downright, the impartial chess pieces, user movesets.
+
+Rules (SPEC §2.1–2.2). A moveset is a set of *steps* (offsets (a, b), a rows down and b columns
+right) and *rays* (an offset repeated any number k ≥ 1 of times, like the rook). A piece on cell
+(i, j) of λ is the position λ[i, j]; a move is legal iff its target cell exists. LCTR is
+Downright where a step may also leave the diagram, into the terminal position () ("exits").
+
+Solving machinery: cell dynamic programming over the enumeration tree of
+:mod:`pipeline.partitions`. The partitions are built bottom row first, so the value of a cell,
+which depends only on the cells weakly below and right of it, is computed once when its row is
+added and reused by every partition above. Ray moves are aggregated along the ray
+(``agg(cell) = own(cell) ⊕ agg(next cell on the ray)``), so rook and queen cost O(1) per cell and
+ray, not O(r + c) (issue 3). Distinct positions (``states``) are counted exactly by hash-consing
+sub-partitions: λ[i, j] is the pair (its top row length, λ[i+1, j]), interned in a table whose
+entries are undone when the walk pops a row.
+
+Examples (`Moveset.parse` accepts a game id or a readable moveset):
+
+>>> Moveset.parse("king").steps
+((0, 1), (1, 0), (1, 1))
+>>> Moveset.parse("{(1,3),(3,1)}").game_id
+'moves_1.3_3.1'
+>>> Moveset.parse("moves_1.2+").rays
+((1, 2),)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import pyarrow as pa
+
+from pipeline.games.base import list_array, nullable_count
+from pipeline.partitions import (
+    DONE,
+    POP,
+    PUSH,
+    Shard,
+    flatten_prefixes,
+    partition_numbers,
+    plan_shards,
+    shared_depth,
+    walk_next,
+)
+from pipeline.schema import BOARD_SCHEMA
+
+#: Built-in movesets (SPEC §2.2): name -> (steps, rays, exits).
+BUILTIN: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], bool]] = {
+    "lctr": (((0, 1), (1, 0)), (), True),
+    "downright": (((0, 1), (1, 0)), (), False),
+    "pawn": (((0, 1), (1, 1)), (), False),
+    "pawn_t": (((1, 0), (1, 1)), (), False),
+    "knight": (((1, 2), (2, 1)), (), False),
+    "bishop": ((), ((1, 1),), False),
+    "king": (((0, 1), (1, 0), (1, 1)), (), False),
+    "rook": ((), ((0, 1), (1, 0)), False),
+    "queen": ((), ((0, 1), (1, 0), (1, 1)), False),
+}
+
+_USER_ID = re.compile(r"moves((?:_\d+\.\d+\+?)+)")
+_PRETTY = re.compile(r"\{?\s*(\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*(?:,\s*\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*)*)\}?")
+
+
+class MovesetError(ValueError):
+    """A moveset that is not a valid game (SPEC §2.2)."""
+
+
+@dataclass(frozen=True)
+class Moveset:
+    """A moveset game: its id, steps, rays and whether steps may exit into () (LCTR)."""
+
+    game_id: str
+    steps: tuple[tuple[int, int], ...]
+    rays: tuple[tuple[int, int], ...]
+    exits: bool = False
+
+    @staticmethod
+    def user(steps: list[tuple[int, int]], rays: list[tuple[int, int]]) -> Moveset:
+        """A user-defined moveset; its id is canonical (offsets sorted, rays marked ``+``)."""
+        offsets = set(steps) | set(rays)
+        if not offsets:
+            raise MovesetError("a moveset needs at least one offset")
+        for a, b in offsets:
+            if a < 0 or b < 0:
+                raise MovesetError(f"offset ({a},{b}) is not down/right: both coordinates must be ≥ 0")
+            if (a, b) == (0, 0):
+                raise MovesetError("offset (0,0) is not a move")
+        ray_set = sorted(set(rays))
+        # A step that is also a ray adds nothing: the ray's k = 1 move is that step.
+        step_set = sorted(set(steps) - set(rays))
+        parts = [f"{a}.{b}" for a, b in step_set] + [f"{a}.{b}+" for a, b in ray_set]
+        parts.sort(key=lambda s: (tuple(int(x) for x in s.rstrip("+").split(".")), s.endswith("+")))
+        return Moveset("moves_" + "_".join(parts), tuple(step_set), tuple(ray_set))
+
+    @staticmethod
+    def parse(text: str) -> Moveset:
+        """A built-in name, a canonical user id ``moves_1.3_3.1`` / ``moves_1.2+``, or the readable
+        form ``{(1,3),(3,1)}`` / ``(1,2)+``."""
+        text = text.strip()
+        if text in BUILTIN:
+            steps, rays, exits = BUILTIN[text]
+            return Moveset(text, steps, rays, exits)
+        m = _USER_ID.fullmatch(text)
+        if m:
+            items = m.group(1).strip("_").split("_")
+        elif _PRETTY.fullmatch(text):
+            items = [
+                f"{a}.{b}{plus}"
+                for a, b, plus in re.findall(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(\+?)", text)
+            ]
+        elif re.search(r"\(\s*-", text) or re.search(r",\s*-", text):
+            raise MovesetError(f"moveset {text!r}: offsets must be down/right (no negative coordinates)")
+        else:
+            raise MovesetError(f"unknown game {text!r}")
+        steps, rays = [], []
+        for item in items:
+            ray = item.endswith("+")
+            a, b = (int(x) for x in item.rstrip("+").split("."))
+            (rays if ray else steps).append((a, b))
+        return Moveset.user(steps, rays)
+
+    def reach_table(self, n: int) -> np.ndarray:
+        """reach[i, j]: cell (i, j) is reachable from (0, 0) (offset is a sum of moves)."""
+        reach = np.zeros((n + 1, n + 1), dtype=np.bool_)
+        reach[0, 0] = True
+        gens = list(self.steps) + list(self.rays)
+        for i in range(n + 1):
+            for j in range(n + 1):
+                if not reach[i, j]:
+                    reach[i, j] = any(a <= i and b <= j and reach[i - a, j - b] for a, b in gens)
+        return reach
+
+    def all_cells_reachable(self) -> bool:
+        """True iff every cell is reachable: the moveset generates (0,1) and (1,0)."""
+        gens = set(self.steps) | set(self.rays)
+        return (0, 1) in gens and (1, 0) in gens
+
+
+OVER = np.int64(-1)  # nodes/leaves beyond 2**63 - 1 (stored as NULL)
+_MAX = np.int64(9223372036854775807)
+
+# Bits of a cell's AND-aggregated summary (and_self): flags, then facts about the cell used by
+# the conditions of the cells that move to it (SPEC §5).
+F_ALL = 0x3F  # domestic tame pet miserable forced returnable
+B_IS10 = 1 << 6
+B_IS01 = 1 << 7
+B_TERM_OR_HAS01 = 1 << 8  # terminal, or has a move to a (0,1) position
+B_TERM_OR_HAS10 = 1 << 9
+# OR-aggregated bits (or_self).
+O_IS01 = 1
+O_IS10 = 2
+# The terminal position () (LCTR exits): pair (0,1), every flag true.
+EMPTY_AND = F_ALL | B_IS01 | B_TERM_OR_HAS01 | B_TERM_OR_HAS10
+EMPTY_OR = O_IS01
+
+
+@numba.njit(cache=True, inline="always")
+def _sadd(a, b):  # pragma: no cover
+    """Exact addition of node counts; OVER once beyond 2**63 - 1."""
+    if a < 0 or b < 0 or a > _MAX - b:
+        return OVER
+    return a + b
+
+
+@numba.njit(cache=True, inline="always")
+def _mex(bits, w_count):  # pragma: no cover
+    for w in range(w_count):
+        inv = ~bits[w]
+        if inv != np.uint64(0):
+            c = 0
+            while (inv & np.uint64(1)) == np.uint64(0):
+                inv = inv >> np.uint64(1)
+                c += 1
+            return w * 64 + c
+    return w_count * 64
+
+
+@numba.njit(cache=True, inline="always")
+def _set_bit(bits, v):  # pragma: no cover
+    bits[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+
+
+@numba.njit(cache=True)
+def _intern(length, child, head, e_len, e_child, e_next, top):  # pragma: no cover
+    """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
+
+    Returns (id, is_new). Chained hash table; entries live on a stack so that the walk can
+    undo them in LIFO order (see _undo_row).
+    """
+    mask = head.shape[0] - 1
+    h = ((length * 0x9E3779B1) ^ (child * 0x85EBCA77)) & mask
+    e = head[h]
+    while e >= 0:
+        if e_len[e] == length and e_child[e] == child:
+            return e + 1, False
+        e = e_next[e]
+    e = top[0]
+    e_len[e] = length
+    e_child[e] = child
+    e_next[e] = head[h]
+    head[h] = e
+    top[0] = e + 1
+    return e + 1, True
+
+
+@numba.njit(cache=True)
+def _undo_entries(down_to, head, e_len, e_child, e_next, top):  # pragma: no cover
+    mask = head.shape[0] - 1
+    while top[0] > down_to:
+        e = top[0] - 1
+        h = ((e_len[e] * 0x9E3779B1) ^ (e_child[e] * 0x85EBCA77)) & mask
+        head[h] = e_next[e]  # LIFO: e is the head of its chain
+        top[0] = e
+
+
+@numba.njit(cache=True)
+def _solve_row(kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning, sgb, sgmb):  # pragma: no cover # noqa: E501
+    """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
+
+    Returns how many of its sub-partitions are new (not a sub-partition of a lower row).
+    """
+    c_sg, c_sgm, c_nodes, c_leaves, c_height, c_and, c_or, c_id = cells
+    r_sg, r_sgm, r_nodes, r_leaves, r_height, r_and, r_or = ray_aggs
+    head, e_len, e_child, e_next, top = interning
+    n_steps = steps.shape[0]
+    n_rays = rays.shape[0]
+    length = rows[kr]
+    new_ids = 0
+    for j in range(length - 1, -1, -1):
+        # ---- gather the options of cell (kr, j) ----
+        for w in range(w_count):
+            sgb[w] = np.uint64(0)
+            sgmb[w] = np.uint64(0)
+        nsum = np.int64(0)
+        lsum = np.int64(0)
+        hmax = -1
+        agg_or = 0
+        agg_and = 0x3FF
+        cnt = 0
+        for s in range(n_steps):
+            tk = kr - steps[s, 0]
+            tj = j + steps[s, 1]
+            if tk >= 0 and tj < rows[tk]:
+                _set_bit(sgb, c_sg[tk, tj])
+                _set_bit(sgmb, c_sgm[tk, tj])
+                nsum = _sadd(nsum, c_nodes[tk, tj])
+                lsum = _sadd(lsum, c_leaves[tk, tj])
+                hmax = max(hmax, c_height[tk, tj])
+                agg_or |= c_or[tk, tj]
+                agg_and &= c_and[tk, tj]
+                cnt += 1
+            elif exits:  # LCTR: the move leaves the diagram, into ()
+                _set_bit(sgb, 0)
+                _set_bit(sgmb, 1)
+                nsum = _sadd(nsum, 1)
+                lsum = _sadd(lsum, 1)
+                hmax = max(hmax, 0)
+                agg_or |= EMPTY_OR
+                agg_and &= EMPTY_AND
+                cnt += 1
+        for r in range(n_rays):
+            tk = kr - rays[r, 0]
+            tj = j + rays[r, 1]
+            if tk >= 0 and tj < rows[tk]:
+                for w in range(w_count):
+                    sgb[w] |= r_sg[r, tk, tj, w]
+                    sgmb[w] |= r_sgm[r, tk, tj, w]
+                nsum = _sadd(nsum, r_nodes[r, tk, tj])
+                lsum = _sadd(lsum, r_leaves[r, tk, tj])
+                hmax = max(hmax, r_height[r, tk, tj])
+                agg_or |= r_or[r, tk, tj]
+                agg_and &= r_and[r, tk, tj]
+                cnt += 1
+        # ---- values of the cell (SPEC §3–§5) ----
+        terminal = cnt == 0
+        if terminal:
+            g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
+        else:
+            g = _mex(sgb, w_count)
+            m = _mex(sgmb, w_count)
+            nodes = _sadd(np.int64(1), nsum)
+            leaves = lsum
+            h = hmax + 1
+        is01 = g == 0 and m == 1
+        is10 = g == 1 and m == 0
+        swap = is01 or is10
+        has01 = (agg_or & O_IS01) != 0
+        has10 = (agg_or & O_IS10) != 0
+        domestic = not ((g == 0 and m >= 2) or (m == 0 and g >= 2))
+        tame = swap or g == m
+        pet = swap or (g == m and g >= 2)
+        miserable = swap or not (has01 or has10) or (has01 and has10)
+        forced = (not is01 or (agg_and & B_IS10) != 0) and (not is10 or (agg_and & B_IS01) != 0)
+        returnable = (not is01 or (agg_and & B_TERM_OR_HAS01) != 0) and (
+            not is10 or (agg_and & B_TERM_OR_HAS10) != 0
+        )
+        flags = (
+            (1 if domestic else 0)
+            | (2 if tame else 0)
+            | (4 if pet else 0)
+            | (8 if miserable else 0)
+            | (16 if forced else 0)
+            | (32 if returnable else 0)
+        ) & agg_and & F_ALL
+        own_and = flags
+        if is10:
+            own_and |= B_IS10
+        if is01:
+            own_and |= B_IS01
+        if terminal or has01:
+            own_and |= B_TERM_OR_HAS01
+        if terminal or has10:
+            own_and |= B_TERM_OR_HAS10
+        own_or = (O_IS01 if is01 else 0) | (O_IS10 if is10 else 0)
+        c_sg[kr, j] = g
+        c_sgm[kr, j] = m
+        c_nodes[kr, j] = nodes
+        c_leaves[kr, j] = leaves
+        c_height[kr, j] = h
+        c_and[kr, j] = own_and
+        c_or[kr, j] = own_or
+        # ---- ray aggregates through this cell ----
+        for r in range(n_rays):
+            for w in range(w_count):
+                r_sg[r, kr, j, w] = np.uint64(0)
+                r_sgm[r, kr, j, w] = np.uint64(0)
+            _set_bit(r_sg[r, kr, j], g)
+            _set_bit(r_sgm[r, kr, j], m)
+            tk = kr - rays[r, 0]
+            tj = j + rays[r, 1]
+            if tk >= 0 and tj < rows[tk]:
+                for w in range(w_count):
+                    r_sg[r, kr, j, w] |= r_sg[r, tk, tj, w]
+                    r_sgm[r, kr, j, w] |= r_sgm[r, tk, tj, w]
+                r_nodes[r, kr, j] = _sadd(nodes, r_nodes[r, tk, tj])
+                r_leaves[r, kr, j] = _sadd(leaves, r_leaves[r, tk, tj])
+                r_height[r, kr, j] = max(h, r_height[r, tk, tj])
+                r_and[r, kr, j] = own_and & r_and[r, tk, tj]
+                r_or[r, kr, j] = own_or | r_or[r, tk, tj]
+            else:
+                r_nodes[r, kr, j] = nodes
+                r_leaves[r, kr, j] = leaves
+                r_height[r, kr, j] = h
+                r_and[r, kr, j] = own_and
+                r_or[r, kr, j] = own_or
+        # ---- identity of the sub-partition, for states ----
+        child = c_id[kr - 1, j] if kr >= 1 and j < rows[kr - 1] else 0
+        ident, is_new = _intern(length - j, child, head, e_len, e_child, e_next, top)
+        c_id[kr, j] = ident
+        if is_new:
+            new_ids += 1
+    return new_ids
+
+
+@numba.njit(cache=True)
+def solve_moveset(
+    n, prefix_values, prefix_offsets, steps, rays, exits, all_reachable, reach, w_count, out
+):  # pragma: no cover
+    """Solve every partition of n below the prefixes; write one record per partition into ``out``.
+
+    ``out`` is the tuple of output arrays of :func:`output_arrays`. Returns the number of records.
+    """
+    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
+     out_parts, out_parts_off, out_conj, out_conj_off,
+     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
+    size = n + 2
+    # Cell tables, row k counted from the bottom of the diagram.
+    cells = (
+        np.zeros((size, size), dtype=np.int64),  # sg
+        np.zeros((size, size), dtype=np.int64),  # sg_misere
+        np.zeros((size, size), dtype=np.int64),  # nodes
+        np.zeros((size, size), dtype=np.int64),  # leaves
+        np.zeros((size, size), dtype=np.int64),  # height
+        np.zeros((size, size), dtype=np.int64),  # AND-summary (flags and facts)
+        np.zeros((size, size), dtype=np.int64),  # OR-summary
+        np.zeros((size, size), dtype=np.int64),  # interned sub-partition id
+    )
+    c_sg, c_sgm, c_nodes, c_leaves, c_height, c_and, c_or, c_id = cells
+    # Aggregates along each ray, from a cell to the end of the ray (that cell included).
+    nr = max(rays.shape[0], 1)
+    ray_aggs = (
+        np.zeros((nr, size, size, w_count), dtype=np.uint64),
+        np.zeros((nr, size, size, w_count), dtype=np.uint64),
+        np.zeros((nr, size, size), dtype=np.int64),
+        np.zeros((nr, size, size), dtype=np.int64),
+        np.zeros((nr, size, size), dtype=np.int64),
+        np.zeros((nr, size, size), dtype=np.int64),
+        np.zeros((nr, size, size), dtype=np.int64),
+    )
+    nb = 1
+    while nb < 4 * size:
+        nb *= 2
+    cap = size * size
+    interning = (
+        np.full(nb, -1, dtype=np.int64),  # chain heads
+        np.zeros(cap, dtype=np.int64),  # entry: top row length
+        np.zeros(cap, dtype=np.int64),  # entry: id of the sub-partition below
+        np.zeros(cap, dtype=np.int64),  # entry: next in chain
+        np.zeros(1, dtype=np.int64),  # stack height
+    )
+    head, e_len, e_child, e_next, top = interning
+    stamp = np.zeros(cap + 1, dtype=np.int64)
+    sgb = np.zeros(w_count, dtype=np.uint64)
+    sgmb = np.zeros(w_count, dtype=np.uint64)
+    # Walk state and the per-row bookkeeping for states.
+    rows = np.zeros(size, dtype=np.int64)
+    sums = np.zeros(size, dtype=np.int64)
+    nxt = np.zeros(size, dtype=np.int64)
+    st = np.zeros(3, dtype=np.int64)
+    distinct_below = np.zeros(size, dtype=np.int64)  # distinct sub-partitions of rows[:k]
+    entries_below = np.zeros(size, dtype=np.int64)  # intern-table height before row k
+
+    rec = 0
+    ppos = 0
+    cpos = 0
+    out_parts_off[0] = 0
+    out_conj_off[0] = 0
+    for q in range(prefix_offsets.shape[0] - 1):
+        a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
+        base = b0 - a0
+        common = shared_depth(rows, st[0], prefix_values, a0, b0)
+        if common < st[0]:
+            _undo_entries(entries_below[common], head, e_len, e_child, e_next, top)
+        for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
+            rows[k] = prefix_values[a0 + k]
+            sums[k + 1] = sums[k] + rows[k]
+            entries_below[k] = top[0]
+            new_ids = _solve_row(k, rows, steps, rays, exits, w_count, cells, ray_aggs, interning, sgb, sgmb)
+            distinct_below[k + 1] = distinct_below[k] + new_ids
+        st[0] = base
+        st[1] = base
+        st[2] = 0
+        nxt[base] = rows[base - 1] if base > 0 else 1
+        while True:
+            code = walk_next(n, rows, sums, nxt, st)
+            if code == DONE:
+                break
+            if code == POP:
+                _undo_entries(entries_below[st[0]], head, e_len, e_child, e_next, top)
+                continue
+            if code == PUSH:
+                kr = st[0] - 1
+                entries_below[kr] = top[0]
+                new_ids = _solve_row(
+                    kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning, sgb, sgmb
+                )
+                distinct_below[kr + 1] = distinct_below[kr] + new_ids
+                continue
+            # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
+            depth = st[0]
+            kt = depth - 1
+            out_sg[rec] = c_sg[kt, 0]
+            out_sgm[rec] = c_sgm[kt, 0]
+            out_nodes[rec] = c_nodes[kt, 0]
+            out_leaves[rec] = c_leaves[kt, 0]
+            out_height[rec] = c_height[kt, 0]
+            fl = c_and[kt, 0]
+            for f in range(6):
+                out_flags[rec, f] = (fl >> f) & 1
+            if all_reachable:
+                states = distinct_below[depth]
+            else:  # only cells at offsets generated by the moveset are positions of this game
+                states = 0
+                token = rec + 1
+                for kk in range(depth):
+                    i = depth - 1 - kk
+                    for jj in range(rows[kk]):
+                        if reach[i, jj]:
+                            ident = c_id[kk, jj]
+                            if stamp[ident] != token:
+                                stamp[ident] = token
+                                states += 1
+            out_states[rec] = states + (1 if exits else 0)  # LCTR also reaches ()
+            # features (SPEC §1)
+            for kk in range(depth - 1, -1, -1):
+                out_parts[ppos] = rows[kk]
+                ppos += 1
+            out_parts_off[rec + 1] = ppos
+            largest = rows[kt]
+            p = 0
+            for c in range(largest):
+                while rows[p] <= c:
+                    p += 1
+                out_conj[cpos] = depth - p
+                cpos += 1
+            out_conj_off[rec + 1] = cpos
+            durfee = 0
+            while durfee < depth and rows[depth - 1 - durfee] >= durfee + 1:
+                durfee += 1
+            distinct = 0
+            for kk in range(depth):
+                if kk == 0 or rows[kk] != rows[kk - 1]:
+                    distinct += 1
+            out_num_parts[rec] = depth
+            out_largest[rec] = largest
+            out_durfee[rec] = durfee
+            out_rank[rec] = largest - depth
+            out_distinct[rec] = distinct
+            rec += 1
+    return rec
+
+
+class MovesetGame:
+    """A moveset game as the runner sees it (see :class:`pipeline.games.base.Game`)."""
+
+    parallel = True
+
+    def __init__(self, moveset: Moveset):
+        self.moveset = moveset
+        self.game_id = moveset.game_id
+        self.schema = BOARD_SCHEMA
+        self._steps = np.array(moveset.steps, dtype=np.int64).reshape(-1, 2)
+        self._rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
+        self._reach: dict[int, np.ndarray] = {}
+        self._plans: dict[tuple[int, int], list[Shard]] = {}
+
+    def positions(self, n: int) -> int:
+        return partition_numbers(n)[n] if n >= 1 else 0
+
+    def plan(self, n: int, max_records: int) -> list[Shard]:
+        key = (n, max_records)
+        if key not in self._plans:
+            self._plans[key] = plan_shards(n, max_records)
+        return self._plans[key]
+
+    def shard_count(self, n: int, max_records: int) -> int:
+        return len(self.plan(n, max_records))
+
+    def solve_shard(self, n: int, shard: int, max_records: int) -> pa.Table:
+        spec = self.plan(n, max_records)[shard]
+        values, offsets = flatten_prefixes(spec.prefixes)
+        out = _output_arrays(spec.records, spec.part_values, spec.largest_values)
+        if n not in self._reach:
+            self._reach[n] = self.moveset.reach_table(n)
+        # sg ≤ number of options: steps, plus at most n cells per ray.
+        w_count = (len(self.moveset.steps) + n * len(self.moveset.rays)) // 64 + 1
+        got = solve_moveset(
+            n, values, offsets, self._steps, self._rays, self.moveset.exits,
+            self.moveset.all_cells_reachable(), self._reach[n], w_count, out,
+        )
+        if got != spec.records:
+            raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")
+        return board_table(n, out)
+
+
+def _output_arrays(records: int, part_values: int, largest_values: int) -> tuple[np.ndarray, ...]:
+    i64 = np.int64
+    return (
+        np.zeros(records, i64),  # sg
+        np.zeros(records, i64),  # sg_misere
+        np.zeros(records, i64),  # nodes
+        np.zeros(records, i64),  # leaves
+        np.zeros(records, i64),  # states
+        np.zeros(records, i64),  # height
+        np.zeros((records, 6), np.bool_),  # flags
+        np.zeros(part_values, np.int16),  # parts
+        np.zeros(records + 1, i64),
+        np.zeros(largest_values, np.int16),  # conjugate
+        np.zeros(records + 1, i64),
+        np.zeros(records, np.int16),  # num_parts
+        np.zeros(records, np.int16),  # largest
+        np.zeros(records, np.int16),  # durfee
+        np.zeros(records, np.int16),  # rank
+        np.zeros(records, np.int16),  # distinct_sizes
+    )
+
+
+def board_table(n: int, out: tuple[np.ndarray, ...]) -> pa.Table:
+    """The kernel's output arrays as a table with :data:`BOARD_SCHEMA`."""
+    (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
+     num_parts, largest, durfee, rank, distinct) = out
+    records = sg.shape[0]
+    columns = [
+        pa.array(np.full(records, n, np.int16)),
+        list_array(parts, parts_off, pa.int16()),
+        pa.array(sg.astype(np.int16)),
+        pa.array(sgm.astype(np.int16)),
+        nullable_count(nodes),
+        nullable_count(leaves),
+        pa.array(states),
+        pa.array(height.astype(np.int32)),
+        *(pa.array(np.ascontiguousarray(flags[:, f])) for f in range(6)),
+        pa.array(num_parts),
+        pa.array(largest),
+        pa.array(durfee),
+        pa.array(rank),
+        pa.array(distinct),
+        list_array(conj, conj_off, pa.int16()),
+    ]
+    return pa.Table.from_arrays(columns, schema=BOARD_SCHEMA)

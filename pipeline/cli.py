@@ -1,0 +1,120 @@
+"""The ``partgames`` command (SPEC §6): run, sql, verify, search."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DEFAULT_GAMES = "lctr,downright,pawn,pawn_t,knight,bishop,king,rook,queen"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="partgames",
+        description="Exhaustive combinatorial game theory on integer partitions (see README.md).",
+    )
+    sub = p.add_subparsers(dest="command", required=True)
+
+    r = sub.add_parser("run", help="compute and store the records of games for a range of n")
+    r.add_argument("--games", default=DEFAULT_GAMES,
+                   help=f"comma-separated game ids (default: the nine board games: {DEFAULT_GAMES})")
+    r.add_argument("--max-n", type=int, default=30, help="largest n (default 30)")
+    r.add_argument("--min-n", type=int, default=1, help="smallest n (default 1)")
+    r.add_argument("--out", default="results", help="results directory (default results/)")
+    r.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    r.add_argument("--force", action="store_true", help="recompute (game, n) jobs already complete")
+    r.add_argument("--shard-records", type=int, default=None, help=argparse.SUPPRESS)
+    r.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    s = sub.add_parser("sql", help="run DuckDB SQL over the records (views: one per game, records)")
+    s.add_argument("query", help="SQL text, or @file.sql")
+    s.add_argument("--results", default="results", help="results directory (default results/)")
+    s.add_argument("--format", choices=("table", "csv", "json"), default="table")
+
+    v = sub.add_parser("verify", help="check the statement catalogue in queries/ on the records")
+    v.add_argument("--results", default="results", help="results directory (default results/)")
+    v.add_argument("--format", choices=("text", "json"), default="text")
+    v.add_argument("--only", action="append", default=None, metavar="ID",
+                   help="statement id or glob (repeatable)")
+    v.add_argument("--report", default=None,
+                   help="Markdown report path (default RESULTS/VERIFY.md; '-' for none)")
+
+    q = sub.add_parser("search", help="run a search of queries/search/ and save its table")
+    q.add_argument("name", nargs="?", help="search name (omit to list them)")
+    q.add_argument("--results", default="results", help="results directory (default results/)")
+    q.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    import duckdb
+
+    from pipeline.games import GameError
+    from pipeline.runner import RunError
+    from pipeline.storage import StoreError
+    from pipeline.verify import StatementError
+
+    try:
+        return _dispatch(args)
+    except (RunError, StoreError, GameError, StatementError) as exc:
+        print(f"partgames: error: {exc}", file=sys.stderr)
+        return 2
+    except duckdb.Error as exc:
+        print(f"partgames: SQL error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("partgames: interrupted; finished shards are kept, rerun to resume", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "run":
+        from pipeline.runner import DEFAULT_SHARD_RECORDS, run
+
+        summary = run(
+            args.games.split(","), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
+            force=args.force, max_records=args.shard_records or DEFAULT_SHARD_RECORDS,
+            progress=not args.quiet,
+        )
+        print(summary.line())
+        return 0
+    if args.command == "sql":
+        from pipeline.query import connect, format_result
+
+        text = args.query
+        if text.startswith("@"):
+            text = Path(text[1:]).read_text()
+        con = connect(args.results)
+        out = format_result(con.sql(text), args.format)
+        if out:
+            print(out)
+        return 0
+    if args.command == "verify":
+        from pipeline.verify import markdown_report, text_report, verify
+
+        results = verify(args.results, args.only)
+        if args.format == "json":
+            print(json.dumps([r.as_dict() for r in results], default=str))
+        else:
+            print(text_report(results))
+        if args.report != "-":
+            report = Path(args.report) if args.report else Path(args.results) / "VERIFY.md"
+            report.write_text(markdown_report(results))
+        return 1 if any(r.breaks for r in results) else 0
+    if args.command == "search":
+        from pipeline.search import list_searches, run_search
+
+        if not args.name:
+            for name, doc in list_searches():
+                print(f"{name:<28} {doc}")
+            return 0
+        print(run_search(args.results, args.name, args.format))
+        return 0
+    raise AssertionError(args.command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

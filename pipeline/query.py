@@ -1,0 +1,125 @@
+"""DuckDB over the results store: one view per game, ``slownim``, ``records``, and the macros.
+
+DuckDB is embedded: every command opens an in-memory database whose views read the Parquet
+files in place. The board games of the papers always have a view (empty when not computed), so
+that statement files run on any store and report ``no data`` rather than fail.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from pipeline.games import BOARD_GAMES
+from pipeline.schema import BOARD_SCHEMA, SLOWNIM_SCHEMA
+from pipeline.storage import Store
+
+
+def queries_dir() -> Path:
+    """The ``queries/`` folder: $PARTGAMES_QUERIES, else the one beside the package."""
+    env = os.environ.get("PARTGAMES_QUERIES")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "queries"
+
+
+def _sql_type(t: pa.DataType) -> str:
+    if pa.types.is_list(t):
+        return _sql_type(t.value_type) + "[]"
+    return {
+        pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.bool_(): "BOOLEAN",
+    }[t]
+
+
+def _empty_select(schema: pa.Schema, game: str) -> str:
+    cols = [
+        f"CAST(NULL AS {'BIGINT' if f.name == 'n' else _sql_type(f.type)}) AS {f.name}"
+        for f in schema if f.name != "n"
+    ]
+    return f"SELECT {', '.join(cols)}, CAST(NULL AS BIGINT) AS n, '{game}' AS game WHERE false"
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _read(glob: str) -> str:
+    return f"SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true)"
+
+
+def connect(results: str | Path, macros: bool = True) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the views of the store at ``results``."""
+    store = Store.open(results, create=False)
+    con = duckdb.connect()
+    if macros:
+        macro_file = queries_dir() / "macros.sql"
+        if macro_file.is_file():
+            con.execute(macro_file.read_text())
+    root = store.root.resolve().as_posix().replace("'", "''")
+    games = [g for g in store.games() if store.complete_ns(g)]
+    for game in games:
+        con.execute(f"CREATE VIEW {_quote(game)} AS {_read(f'{root}/game={game}/*/*.parquet')}")
+    for game in BOARD_GAMES:
+        if game not in games:
+            con.execute(f"CREATE VIEW {_quote(game)} AS {_empty_select(BOARD_SCHEMA, game)}")
+    sn = [g for g in games if g.startswith("sn")]
+    if sn:
+        con.execute(f"CREATE VIEW slownim AS {_read(f'{root}/game=sn*/*/*.parquet')}")
+    else:
+        con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
+    if games:
+        con.execute(f"CREATE VIEW records AS {_read(f'{root}/game=*/*/*.parquet')}")
+    else:
+        con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
+    return con
+
+
+def format_result(rel: duckdb.DuckDBPyRelation | None, fmt: str, max_rows: int = 10_000) -> str:
+    """A query result as an aligned table, CSV or JSON (an array of objects)."""
+    if rel is None:
+        return ""
+    table = rel.fetch_arrow_table() if hasattr(rel, "fetch_arrow_table") else rel.arrow()
+    if fmt == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(table.column_names)
+        for row in table.to_pylist():
+            writer.writerow([_csv_value(v) for v in row.values()])
+        return buf.getvalue().rstrip("\n")
+    if fmt == "json":
+        import json
+
+        return json.dumps(table.to_pylist(), default=str)
+    return _text_table(table, max_rows)
+
+
+def _csv_value(v: object) -> object:
+    if isinstance(v, list):
+        return "[" + ",".join(str(x) for x in v) + "]"
+    return "" if v is None else v
+
+
+def _text_table(table: pa.Table, max_rows: int) -> str:
+    rows = table.slice(0, max_rows).to_pylist()
+    names = table.column_names
+    cells = [[_show(r[c]) for c in names] for r in rows]
+    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(names)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(names, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() for row in cells]
+    more = table.num_rows - len(rows)
+    lines.append(f"({table.num_rows} row{'s' if table.num_rows != 1 else ''}"
+                 + (f", first {len(rows)} shown)" if more > 0 else ")"))
+    return "\n".join(lines)
+
+
+def _show(v: object) -> str:
+    if v is None:
+        return "NULL"
+    if isinstance(v, list):
+        return "(" + ",".join(_show(x) for x in v) + ")"
+    return str(v)

@@ -1,0 +1,212 @@
+"""`partgames run`: schedule every (game, n) shard over worker processes and write the store.
+
+Python moves whole shards only: a worker solves one shard with its game's numba kernel and
+writes it to staging; the main process counts, shows progress and moves finished (game, n)
+directories into the store. Workers write while others compute, so I/O overlaps the kernels.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pyarrow.compute as pc
+
+from pipeline.games import MAX_N, Game, GameError, get_game
+from pipeline.storage import Store
+
+#: Records per shard: bounds a worker's memory (≈ 100 bytes per record in flight) whatever n is.
+DEFAULT_SHARD_RECORDS = 1 << 18
+
+
+class RunError(ValueError):
+    """Bad arguments to a run (one line, for the command line)."""
+
+
+@dataclass
+class RunSummary:
+    records: int = 0
+    jobs_done: int = 0
+    jobs_skipped: int = 0
+    bytes: int = 0
+    overflow_records: int = 0  # records whose nodes or leaves exceed 2**63 - 1 (stored NULL)
+    seconds: float = 0.0
+    per_game: dict[str, int] = field(default_factory=dict)
+
+    def line(self) -> str:
+        rate = self.records / self.seconds if self.seconds > 0 else 0.0
+        text = (
+            f"{self.records:,} records in {self.jobs_done} (game, n) jobs "
+            f"({self.jobs_skipped} already complete) in {self.seconds:.1f} s "
+            f"({rate:,.0f} records/s), {self.bytes / 2**20:.1f} MiB written"
+        )
+        if self.overflow_records:
+            text += f"; {self.overflow_records:,} records with nodes/leaves beyond 2^63-1 (NULL)"
+        return text
+
+
+def resolve_games(ids: list[str]) -> list[Game]:
+    games, seen = [], set()
+    for gid in ids:
+        if not gid.strip():
+            continue
+        try:
+            game = get_game(gid)
+        except GameError as exc:
+            raise RunError(str(exc)) from exc
+        if game.game_id not in seen:
+            seen.add(game.game_id)
+            games.append(game)
+    if not games:
+        raise RunError("no game given (--games lctr,downright,...)")
+    return games
+
+
+def _solve_and_write(
+    root: str, game_id: str, work: list[tuple[int, int]], max_records: int
+) -> list[tuple[int, int, int, int, int]]:
+    """Worker: solve and write shards in order. Returns (n, shard, records, bytes, overflow)."""
+    store = Store(Path(root))
+    game = get_game(game_id)
+    done = []
+    for n, shard in work:
+        table = game.solve_shard(n, shard, max_records)
+        size = store.write_shard(game_id, n, shard, table)
+        overflow = table.num_rows - pc.sum(
+            pc.and_(pc.is_valid(table["nodes"]), pc.is_valid(table["leaves"]))
+        ).as_py() if table.num_rows else 0
+        done.append((n, shard, table.num_rows, size, int(overflow)))
+    return done
+
+
+def run(
+    game_ids: list[str],
+    max_n: int,
+    min_n: int = 1,
+    out: str = "results",
+    jobs: int | None = None,
+    force: bool = False,
+    max_records: int = DEFAULT_SHARD_RECORDS,
+    progress: bool = True,
+) -> RunSummary:
+    """Compute and store the records of every game for every n in [min_n, max_n]."""
+    if min_n < 1:
+        raise RunError(f"--min-n must be at least 1 (got {min_n})")
+    if max_n < min_n:
+        raise RunError(f"--max-n ({max_n}) is below --min-n ({min_n})")
+    if max_n > MAX_N:
+        raise RunError(f"--max-n {max_n} is beyond the supported bound {MAX_N}")
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise RunError("--jobs must be at least 1")
+    games = resolve_games(game_ids)
+    store = Store.open(out)
+    summary = RunSummary()
+    start = time.perf_counter()
+
+    # Plan: what is missing, per game and n.
+    pending: dict[tuple[str, int], set[int]] = {}
+    work: list[tuple[Game, list[tuple[int, int]], int]] = []  # (game, [(n, shard)], records)
+    totals: dict[str, int] = {}
+    for game in games:
+        serial: list[tuple[int, int]] = []
+        serial_records = 0
+        for n in range(min_n, max_n + 1):
+            if not force and store.is_complete(game.game_id, n):
+                summary.jobs_skipped += 1
+                continue
+            count = game.shard_count(n, max_records)
+            plan = {"game": game.game_id, "n": n, "max_records": max_records, "shards": count}
+            have = store.completed_shards(game.game_id, n, plan)
+            missing = [k for k in range(count) if k not in have]
+            pending[(game.game_id, n)] = set(missing)
+            records = game.positions(n)
+            totals[game.game_id] = totals.get(game.game_id, 0) + records
+            if game.parallel:
+                work.extend((game, [(n, k)], records // count) for k in missing)
+            else:  # solved in increasing n by one process, which reuses smaller totals
+                serial.extend((n, k) for k in missing)
+                serial_records += records
+        if serial:
+            work.append((game, serial, serial_records))
+
+    bars = _progress_bars(games, totals, progress)
+    by_id = {g.game_id: g for g in games}
+
+    def record_done(game_id: str, results: list[tuple[int, int, int, int, int]]) -> None:
+        for n, shard, records, size, overflow in results:
+            summary.records += records
+            summary.bytes += size
+            summary.overflow_records += overflow
+            summary.per_game[game_id] = summary.per_game.get(game_id, 0) + records
+            if bars:
+                bars[game_id].update(records)
+            left = pending[(game_id, n)]
+            left.discard(shard)
+            if not left:
+                _finish(store, by_id[game_id], n, max_records)
+                summary.jobs_done += 1
+                del pending[(game_id, n)]
+
+    # (game, n) jobs with nothing left to compute (all shards found in staging).
+    for key in [k for k, left in pending.items() if not left]:
+        _finish(store, by_id[key[0]], key[1], max_records)
+        summary.jobs_done += 1
+        del pending[key]
+
+    try:
+        if jobs == 1 or len(work) <= 1:
+            for game, items, _ in work:
+                record_done(game.game_id, _solve_and_write(str(store.root), game.game_id, items, max_records))
+        else:
+            _run_pool(store, work, jobs, max_records, record_done)
+    finally:
+        for bar in (bars or {}).values():
+            bar.close()
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _run_pool(store, work, jobs, max_records, record_done) -> None:
+    ctx = multiprocessing.get_context("spawn")  # no inherited threads or locks from the parent
+    # Serial chains first (they are long), then shards, largest n first for a short tail.
+    order = sorted(work, key=lambda w: (w[0].parallel, -max(n for n, _ in w[1])))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        queue = list(reversed(order))
+        running: dict[Future, str] = {}
+        try:
+            while queue or running:
+                while queue and len(running) < 2 * jobs:  # bounded: memory stays flat
+                    game, items, _ = queue.pop()
+                    fut = pool.submit(_solve_and_write, str(store.root), game.game_id, items, max_records)
+                    running[fut] = game.game_id
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    game_id = running.pop(fut)
+                    record_done(game_id, fut.result())
+        except BaseException:
+            for fut in running:
+                fut.cancel()
+            raise
+
+
+def _finish(store: Store, game: Game, n: int, max_records: int) -> None:
+    store.finalize(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
+                                     "shards": game.shard_count(n, max_records)})
+
+
+def _progress_bars(games: list[Game], totals: dict[str, int], enabled: bool):
+    if not enabled:
+        return None
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0
+    return {
+        g.game_id: tqdm(total=totals.get(g.game_id, 0), desc=f"{g.game_id:>10}", unit="part",
+                        unit_scale=True, smoothing=0.1, leave=True)
+        for g in games
+    }

@@ -1,0 +1,144 @@
+"""The results store: ``RESULTS/game=<id>/n=<n>/part-*.parquet`` (SPEC §6), written atomically.
+
+A (game, n) directory appears in the store only when it is complete: its shards are written in
+a staging area beside the store (``.<store name>.staging/``, outside the store so that no glob
+over the store ever sees half a job), each shard file renamed into place when written, and the
+finished directory is moved into the store with one ``rename``. A killed run leaves finished
+shards in staging; the next run computes only the missing ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+MARKER = "_partgames.json"
+COMPLETE = "_complete.json"
+STORE_FORMAT = 1
+
+
+class StoreError(Exception):
+    """A results directory that cannot be used (one line, for the command line)."""
+
+
+def shard_name(shard: int) -> str:
+    return f"part-{shard:05d}.parquet"
+
+
+@dataclass(frozen=True)
+class Store:
+    root: Path
+
+    @property
+    def staging(self) -> Path:
+        return self.root.parent / f".{self.root.name}.staging"
+
+    @staticmethod
+    def open(root: str | Path, create: bool = True) -> Store:
+        """Open (and with ``create``, make) a store, refusing a directory that is not one."""
+        root = Path(root)
+        if root.exists() and not root.is_dir():
+            raise StoreError(f"{root} is not a directory")
+        if root.is_dir():
+            if not (root / MARKER).is_file() and any(root.iterdir()):
+                raise StoreError(
+                    f"{root} is not empty and is not a partgames results directory "
+                    f"(no {MARKER}); choose another --out"
+                )
+        elif not create:
+            raise StoreError(f"results directory {root} does not exist (run `partgames run` first)")
+        if create:
+            try:
+                root.mkdir(parents=True, exist_ok=True)
+                if not (root / MARKER).is_file():
+                    _write_json_atomic(root / MARKER, {"format": STORE_FORMAT})
+                probe = root / ".write-probe"
+                probe.write_bytes(b"")
+                probe.unlink()
+            except OSError as exc:
+                raise StoreError(f"cannot write to {root}: {exc.strerror or exc}") from exc
+        return Store(root)
+
+    def job_dir(self, game_id: str, n: int) -> Path:
+        return self.root / f"game={game_id}" / f"n={n}"
+
+    def staging_dir(self, game_id: str, n: int) -> Path:
+        return self.staging / f"game={game_id}" / f"n={n}"
+
+    def is_complete(self, game_id: str, n: int) -> bool:
+        return (self.job_dir(game_id, n) / COMPLETE).is_file()
+
+    def completed_shards(self, game_id: str, n: int, plan: dict) -> set[int]:
+        """Shards already in staging for this plan; a different plan discards them."""
+        sdir = self.staging_dir(game_id, n)
+        plan_file = sdir / "plan.json"
+        if plan_file.is_file() and json.loads(plan_file.read_text()) == plan:
+            return {k for k in range(plan["shards"]) if (sdir / shard_name(k)).is_file()}
+        if sdir.exists():
+            shutil.rmtree(sdir)
+        sdir.mkdir(parents=True)
+        _write_json_atomic(plan_file, plan)
+        return set()
+
+    def write_shard(self, game_id: str, n: int, shard: int, table: pa.Table) -> int:
+        """Write one shard into staging (temp file, fsync, rename). Returns bytes written."""
+        sdir = self.staging_dir(game_id, n)
+        final = sdir / shard_name(shard)
+        tmp = sdir / f".{shard_name(shard)}.{os.getpid()}.tmp"
+        write_parquet(table, tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+        return final.stat().st_size
+
+    def finalize(self, game_id: str, n: int, summary: dict) -> None:
+        """Move a finished (game, n) from staging into the store in one rename."""
+        sdir = self.staging_dir(game_id, n)
+        for tmp in sdir.glob(".*.tmp"):
+            tmp.unlink()
+        (sdir / "plan.json").unlink()
+        _write_json_atomic(sdir / COMPLETE, summary)
+        target = self.job_dir(game_id, n)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        old = None
+        if target.exists():  # --force: the old records stay valid until the new ones are in place
+            old = self.staging / f"old-{game_id}-{n}-{os.getpid()}"
+            os.rename(target, old)
+        os.rename(sdir, target)
+        if old is not None:
+            shutil.rmtree(old)
+
+    def games(self) -> list[str]:
+        return sorted(p.name[5:] for p in self.root.glob("game=*") if p.is_dir())
+
+    def complete_ns(self, game_id: str) -> list[int]:
+        base = self.root / f"game={game_id}"
+        return sorted(int(p.parent.name[2:]) for p in base.glob(f"n=*/{COMPLETE}"))
+
+    def bytes_on_disk(self, game_id: str, n: int) -> int:
+        return sum(f.stat().st_size for f in self.job_dir(game_id, n).glob("*.parquet"))
+
+
+def write_parquet(table: pa.Table, path: Path) -> None:
+    # zstd with dictionary-free small ints: records are sorted by the enumeration, so runs and
+    # deltas compress well; one row group per shard keeps files few and scans fast.
+    pq.write_table(
+        table,
+        path,
+        compression="zstd",
+        compression_level=3,
+        row_group_size=max(1, table.num_rows),
+        write_statistics=True,
+    )
+
+
+def _write_json_atomic(path: Path, data: dict) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, sort_keys=True))
+    os.replace(tmp, path)

@@ -1,0 +1,214 @@
+"""`partgames verify`: run the statement catalogue in ``queries/`` (format: queries/FORMAT.md).
+
+Like dbt's data tests, a statement is a SQL query returning the rows that contradict it; an empty
+result means it holds on every record examined. The ``domain`` query says which records those
+are, so a statement about games or families with no records reports ``no data``, never
+``holds``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from pipeline.query import connect, queries_dir
+
+MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "claim"}
+KINDS = MUST_HOLD | {"conjecture"}
+REQUIRED = ("id", "source", "kind", "statement", "covers", "domain")
+PRINTED_MARK = "-- printed form:"
+EXAMPLES = 5
+
+
+class StatementError(ValueError):
+    """A statement file that does not follow queries/FORMAT.md."""
+
+
+@dataclass
+class Statement:
+    path: Path
+    header: dict[str, str]
+    query: str
+    printed_query: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.header["id"]
+
+    @property
+    def kind(self) -> str:
+        return self.header["kind"]
+
+
+def parse_statement(path: Path) -> Statement:
+    """Read one statement file: ``-- key: value`` header lines, then the query."""
+    header: dict[str, str] = {}
+    body: list[str] = []
+    last = None
+    in_header = True
+    for line in path.read_text().splitlines():
+        if in_header:
+            m = re.match(r"--\s?([a-z_]+):\s?(.*)$", line)
+            if m and line.strip() != PRINTED_MARK:
+                last = m.group(1)
+                header[last] = m.group(2).strip()
+                continue
+            if last and re.match(r"--\s{2,}\S", line):
+                header[last] += " " + line[2:].strip()
+                continue
+            if not line.strip() or (line.startswith("--") and line.strip() != PRINTED_MARK):
+                continue
+            in_header = False
+        body.append(line)
+    missing = [k for k in REQUIRED if not header.get(k)]
+    if missing:
+        raise StatementError(f"{path}: header lacks {', '.join(missing)}")
+    if header["kind"] not in KINDS:
+        raise StatementError(f"{path}: kind {header['kind']!r} is not one of {sorted(KINDS)}")
+    text = "\n".join(body)
+    printed = None
+    if PRINTED_MARK in text:
+        text, printed = text.split(PRINTED_MARK, 1)
+        printed = _strip_query(printed)
+    elif header["kind"] == "erratum":
+        raise StatementError(f"{path}: an erratum needs a '{PRINTED_MARK}' query")
+    query = _strip_query(text)
+    if not query:
+        raise StatementError(f"{path}: no query")
+    return Statement(path, header, query, printed)
+
+
+def _strip_query(text: str) -> str:
+    return text.strip().rstrip(";").strip()
+
+
+def load_catalogue(root: Path | None = None, select: list[str] | None = None) -> list[Statement]:
+    """Every statement file under ``queries/`` (not macros, not searches), sorted by id."""
+    root = root or queries_dir()
+    files = [
+        p for p in sorted(root.rglob("*.sql"))
+        if p.name != "macros.sql" and "search" not in p.relative_to(root).parts
+    ]
+    statements = [parse_statement(p) for p in files]
+    ids = [s.id for s in statements]
+    dup = {i for i in ids if ids.count(i) > 1}
+    if dup:
+        raise StatementError(f"duplicate statement ids: {', '.join(sorted(dup))}")
+    if select:
+        statements = [s for s in statements if any(re.fullmatch(pat.replace("*", ".*"), s.id)
+                                                   for pat in select)]
+    return sorted(statements, key=lambda s: s.id)
+
+
+@dataclass
+class Result:
+    id: str
+    source: str
+    kind: str
+    status: str  # holds / fails / no data / error
+    rows: int
+    min_n: int | None
+    max_n: int | None
+    counterexamples: int
+    examples: list[dict] = field(default_factory=list)
+    printed_counterexamples: int | None = None
+    error: str | None = None
+
+    @property
+    def discovery(self) -> bool:
+        return self.kind == "conjecture" and self.status == "fails"
+
+    @property
+    def breaks(self) -> bool:
+        """A statement that must hold but does not: verify exits non-zero."""
+        return self.status == "error" or (self.kind in MUST_HOLD and self.status == "fails")
+
+    def as_dict(self) -> dict:
+        d = {
+            "id": self.id, "source": self.source, "kind": self.kind, "status": self.status,
+            "rows": self.rows, "min_n": self.min_n, "max_n": self.max_n,
+            "counterexamples": self.counterexamples, "examples": self.examples,
+        }
+        if self.printed_counterexamples is not None:
+            d["printed_counterexamples"] = self.printed_counterexamples
+        if self.error:
+            d["error"] = self.error
+        return d
+
+
+def _examples(con: duckdb.DuckDBPyConnection, query: str) -> tuple[int, list[dict]]:
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _cx AS {query}")
+    count = con.execute("SELECT count(*) FROM _cx").fetchone()[0]
+    cols = [r[0] for r in con.execute("DESCRIBE _cx").fetchall()]
+    order = "ORDER BY n, len(parts), parts" if {"n", "parts"} <= set(cols) else ""
+    rows = con.execute(f"SELECT * FROM _cx {order} LIMIT {EXAMPLES}").fetch_arrow_table().to_pylist()
+    return count, rows
+
+
+def run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
+    h = st.header
+    try:
+        rows, lo, hi = con.execute(
+            f"SELECT count(*), min(n), max(n) FROM ({_strip_query(h['domain'])})"
+        ).fetchone()
+        count, examples = _examples(con, st.query)
+        printed = _examples(con, st.printed_query)[0] if st.printed_query else None
+    except duckdb.Error as exc:
+        msg = str(exc).splitlines()[0]
+        return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=msg)
+    status = "no data" if rows == 0 else ("fails" if count else "holds")
+    return Result(st.id, h["source"], st.kind, status, rows, lo, hi, count, examples, printed)
+
+
+def verify(results: str | Path, select: list[str] | None = None) -> list[Result]:
+    statements = load_catalogue(select=select)
+    con = connect(results)
+    return [run_statement(con, st) for st in statements]
+
+
+def text_report(results: list[Result]) -> str:
+    lines = []
+    for r in results:
+        rng = f"n {r.min_n}..{r.max_n}" if r.rows else "n -"
+        tag = r.status.upper() if r.status != "holds" else "holds"
+        if r.discovery:
+            tag = "DISCOVERY (conjecture fails)"
+        extra = ""
+        if r.printed_counterexamples is not None:
+            extra = f", printed form fails on {r.printed_counterexamples}"
+        lines.append(f"{r.id:<40} {r.kind:<11} {tag:<10} {r.rows:>10,} rows  {rng:<11} "
+                     f"{r.counterexamples} counterexamples{extra}")
+        if r.error:
+            lines.append(f"    error: {r.error}")
+        for ex in r.examples[:3] if r.counterexamples else []:
+            lines.append(f"    {ex}")
+    counts = {s: sum(1 for r in results if r.status == s) for s in ("holds", "fails", "no data", "error")}
+    disc = sum(r.discovery for r in results)
+    lines.append(
+        f"{len(results)} statements: {counts['holds']} hold, {counts['fails']} fail "
+        f"({disc} conjecture discoveries), {counts['no data']} no data, {counts['error']} errors"
+    )
+    return "\n".join(lines)
+
+
+def markdown_report(results: list[Result]) -> str:
+    out = ["# partgames verify", "", "| id | source | kind | status | n range | rows | counterexamples |",
+           "|---|---|---|---|---|---|---|"]
+    for r in results:
+        rng = f"{r.min_n}–{r.max_n}" if r.rows else "–"
+        status = "DISCOVERY" if r.discovery else r.status
+        out.append(f"| {r.id} | {r.source} | {r.kind} | {status} | {rng} | {r.rows} | {r.counterexamples} |")
+    bad = [r for r in results if r.counterexamples or r.error]
+    if bad:
+        out += ["", "## Counterexamples", ""]
+        for r in bad:
+            out.append(f"### {r.id} ({r.kind}, {'discovery' if r.discovery else r.status})")
+            if r.error:
+                out.append(f"error: `{r.error}`")
+            for ex in r.examples:
+                out.append(f"- `{ex}`")
+            out.append("")
+    return "\n".join(out) + "\n"

@@ -79,7 +79,7 @@ def format_result(rel: duckdb.DuckDBPyRelation | None, fmt: str, max_rows: int =
     """A query result as an aligned table, CSV or JSON (an array of objects)."""
     if rel is None:
         return ""
-    table = rel.fetch_arrow_table() if hasattr(rel, "fetch_arrow_table") else rel.arrow()
+    table = rel.to_arrow_table()
     if fmt == "csv":
         import csv
         import io

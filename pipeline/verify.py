@@ -141,10 +141,10 @@ class Result:
 
 def _examples(con: duckdb.DuckDBPyConnection, query: str) -> tuple[int, list[dict]]:
     con.execute(f"CREATE OR REPLACE TEMP TABLE _cx AS {query}")
-    count = con.execute("SELECT count(*) FROM _cx").fetchone()[0]
+    count = con.execute("SELECT count(*) FROM _cx").fetchall()[0][0]
     cols = [r[0] for r in con.execute("DESCRIBE _cx").fetchall()]
     order = "ORDER BY n, len(parts), parts" if {"n", "parts"} <= set(cols) else ""
-    rows = con.execute(f"SELECT * FROM _cx {order} LIMIT {EXAMPLES}").fetch_arrow_table().to_pylist()
+    rows = con.sql(f"SELECT * FROM _cx {order} LIMIT {EXAMPLES}").to_arrow_table().to_pylist()
     return count, rows
 
 
@@ -153,7 +153,7 @@ def run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
     try:
         rows, lo, hi = con.execute(
             f"SELECT count(*), min(n), max(n) FROM ({_strip_query(h['domain'])})"
-        ).fetchone()
+        ).fetchall()[0]
         count, examples = _examples(con, st.query)
         printed = _examples(con, st.printed_query)[0] if st.printed_query else None
     except duckdb.Error as exc:

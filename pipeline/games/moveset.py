@@ -88,9 +88,14 @@ class Moveset:
                 raise MovesetError(f"offset ({a},{b}) is not down/right: both coordinates must be ≥ 0")
             if (a, b) == (0, 0):
                 raise MovesetError("offset (0,0) is not a move")
-        ray_set = sorted(set(rays))
-        # A step that is also a ray adds nothing: the ray's k = 1 move is that step.
-        step_set = sorted(set(steps) - set(rays))
+        # M is a set of offsets (SPEC §2.2): drop a step or ray that a ray already covers,
+        # e.g. the step (2,2) or the ray (2,2)+ beside the ray (1,1)+.
+        def covered(a: int, b: int, by: set[tuple[int, int]]) -> bool:
+            return any((c, d) != (a, b) and _is_multiple(a, b, c, d) for c, d in by)
+
+        ray_all = set(rays)
+        ray_set = sorted(r for r in ray_all if not covered(*r, ray_all))
+        step_set = sorted(s for s in set(steps) if s not in ray_all and not covered(*s, ray_all))
         parts = [f"{a}.{b}" for a, b in step_set] + [f"{a}.{b}+" for a, b in ray_set]
         parts.sort(key=lambda s: (tuple(int(x) for x in s.rstrip("+").split(".")), s.endswith("+")))
         return Moveset("moves_" + "_".join(parts), tuple(step_set), tuple(ray_set))
@@ -137,6 +142,12 @@ class Moveset:
         """True iff every cell is reachable: the moveset generates (0,1) and (1,0)."""
         gens = set(self.steps) | set(self.rays)
         return (0, 1) in gens and (1, 0) in gens
+
+
+def _is_multiple(a: int, b: int, c: int, d: int) -> bool:
+    """(a, b) = k·(c, d) for some integer k ≥ 1."""
+    k = a // c if c else b // d
+    return k >= 1 and (a, b) == (k * c, k * d)
 
 
 OVER = np.int64(-1)  # nodes/leaves beyond 2**63 - 1 (stored as NULL)

@@ -1,0 +1,95 @@
+"""Shared fixtures: a small results store built by the real pipeline, and planting helpers.
+
+``plant`` copies a store and overwrites one record's columns, so a test can check that a
+statement (or the reference comparison) reports exactly the planted error.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # `import reference`
+
+from pipeline.games import BOARD_GAMES  # noqa: E402
+from pipeline.runner import run  # noqa: E402
+
+SMALL_N = 14
+SLOWNIM_GAMES = ("sn1_1", "sn2_1", "sn2_1-2", "sn3_2", "sn3_1-2-3", "sn4_3", "sn4_3-4", "sn5_4",
+                 "sn5_4-5", "sn6_2")
+
+
+def slownim_available() -> bool:
+    try:
+        import pipeline.games.slownim  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def small_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """All board games for n ≤ 14 and the Slow SetNim games above for N ≤ 14."""
+    root = tmp_path_factory.mktemp("small") / "results"
+    games = list(BOARD_GAMES) + (list(SLOWNIM_GAMES) if slownim_available() else [])
+    run(games, max_n=SMALL_N, out=str(root), jobs=1, progress=False)
+    return root
+
+
+def _plant(store: Path, dest: Path, game: str, parts: list[int], **columns: object) -> Path:
+    shutil.copytree(store, dest)
+    n = sum(parts)
+    hits = 0
+    for f in sorted((dest / f"game={game}" / f"n={n}").glob("*.parquet")):
+        con = duckdb.connect()
+        original = pq.read_table(f)
+        hits += con.execute(
+            f"SELECT count(*) FROM read_parquet('{f}') WHERE parts = {list(parts)}::SMALLINT[]"
+        ).fetchall()[0][0]
+        exprs = ", ".join(
+            f"CASE WHEN parts = {list(parts)}::SMALLINT[] THEN {_sql(columns[c])} ELSE {c} END AS {c}"
+            if c in columns else c
+            for c in original.column_names
+        )
+        new = con.sql(f"SELECT {exprs} FROM read_parquet('{f}')").to_arrow_table()
+        pq.write_table(new.cast(original.schema), f)
+    if hits != 1:
+        raise ValueError(f"{game}: no single record for {parts} in the store")
+    return dest
+
+
+def _sql(v: object) -> str:
+    if v is None:
+        return "NULL"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list | tuple):
+        return f"{list(v)}::SMALLINT[]"
+    return repr(v)
+
+
+@pytest.fixture
+def plant(small_store: Path, tmp_path: Path):
+    """plant(store, game, parts, **columns) -> a copy of the store with that record changed."""
+    counter = iter(range(10**6))
+
+    def _do(store: Path, game: str, parts: list[int], **columns: object) -> Path:
+        return _plant(store, tmp_path / f"planted{next(counter)}" / "results", game, parts, **columns)
+
+    return _do
+
+
+@pytest.fixture
+def verify_ids():
+    """verify_ids(store, ids=None) -> {id: result dict} (runs the catalogue)."""
+    from pipeline.verify import verify
+
+    def _do(store: Path, ids: list[str] | None = None) -> dict[str, dict]:
+        return {r.id: r.as_dict() for r in verify(store, ids)}
+
+    return _do

@@ -48,6 +48,19 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def split_games(text: str) -> list[str]:
+    """Split ``--games`` at commas outside brackets: ``lctr,{(1,3),(3,1)}`` is two games."""
+    games, depth, cur = [], 0, ""
+    for ch in text:
+        depth += ch in "({[" and 1 or (-1 if ch in ")}]" else 0)
+        if ch == "," and depth == 0:
+            games.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return games + [cur]
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     import duckdb
@@ -75,7 +88,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from pipeline.runner import DEFAULT_SHARD_RECORDS, run
 
         summary = run(
-            args.games.split(","), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
+            split_games(args.games), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
             force=args.force, max_records=args.shard_records or DEFAULT_SHARD_RECORDS,
             progress=not args.quiet,
         )

@@ -98,6 +98,8 @@ def format_result(rel: duckdb.DuckDBPyRelation | None, fmt: str, max_rows: int =
 
 
 def _csv_value(v: object) -> object:
+    if isinstance(v, bool):
+        return "true" if v else "false"
     if isinstance(v, list):
         return "[" + ",".join(str(x) for x in v) + "]"
     return "" if v is None else v

@@ -131,5 +131,6 @@ def test_rook_nim_queen_wythoff_on_rectangles(examples_store: Path) -> None:
         k += 1
     for parts, sg in con.execute("SELECT parts, sg FROM rook WHERE len(list_distinct(parts)) = 1").fetchall():
         assert sg == (len(parts) - 1) ^ (parts[0] - 1)
-    for parts, sg in con.execute("SELECT parts, sg FROM queen WHERE len(list_distinct(parts)) = 1").fetchall():
+    queen = con.execute("SELECT parts, sg FROM queen WHERE len(list_distinct(parts)) = 1").fetchall()
+    for parts, sg in queen:
         assert (sg == 0) == ((len(parts) - 1, parts[0] - 1) in p_pairs)

@@ -59,17 +59,18 @@ WITH base AS (
                           'hi': p[k - j + 1]}) AS loop
     FROM base
 ), printed AS (
-    -- literal: m = floor(s[n]/a); "if m·a <= s[n] then r(p) = p"
+    -- literal: m = floor(s[n]/a), "if m·a <= s[n] then r(p) = p"
     SELECT game, n, parts, a, reduced_parts, 'first test always true' AS failure,
            CASE WHEN (coalesce(list_sum(p), 0) // a) * a <= coalesce(list_sum(p), 0) THEN parts END AS result
     FROM steps
     UNION ALL
-    -- first test repaired (p_n·a <= s[n]); loop as printed, falling through with the last m
+    -- first test repaired (p_n·a <= s[n]), loop as printed, falling through with the last m
     SELECT game, n, parts, a, reduced_parts, 'loop as printed' AS failure,
            CASE WHEN p[k] * a <= coalesce(list_sum(p), 0) THEN parts
                 ELSE list_reverse_sort(list_filter(list_transform(p,
-                         lambda x: least(x, coalesce(list_filter(loop, lambda t: t.lo < t.m AND t.m <= t.hi)[1].m,
-                                                     loop[-1].m, p[k]))),
+                         lambda x: least(x, coalesce(
+                             list_filter(loop, lambda t: t.lo < t.m AND t.m <= t.hi)[1].m,
+                             loop[-1].m, p[k]))),
                          lambda x: x > 0))::SMALLINT[] END AS result
     FROM steps
 )

@@ -25,7 +25,8 @@ WITH base AS (
 ), needs AS (
     SELECT m.*, c.reduced_parts AS r_child, c.sum_mod::INTEGER AS s_child, c.odd_stacks::INTEGER AS o_child,
            list_reverse_sort(list_filter(
-               list_transform(m.pad, lambda x: x - 1 - CASE WHEN m.s % m.k = 0 AND x = m.top THEN 1 ELSE 0 END),
+               list_transform(m.pad,
+                   lambda x: x - 1 - CASE WHEN m.s % m.k = 0 AND x = m.top THEN 1 ELSE 0 END),
                lambda x: x > 0))::SMALLINT[] AS r_lemma
     FROM mv AS m
     JOIN slownim AS c ON c.game = m.game

@@ -31,7 +31,8 @@ WHERE NOT p.reduced
        OR p.pet IS DISTINCT FROM coalesce(r.pet, CASE WHEN len(p.reduced_parts) = 0 THEN true END)
        OR p.miserable IS DISTINCT FROM coalesce(r.miserable, CASE WHEN len(p.reduced_parts) = 0 THEN true END)
        OR p.forced IS DISTINCT FROM coalesce(r.forced, CASE WHEN len(p.reduced_parts) = 0 THEN true END)
-       OR p.returnable IS DISTINCT FROM coalesce(r.returnable, CASE WHEN len(p.reduced_parts) = 0 THEN true END))
+       OR p.returnable IS DISTINCT FROM
+          coalesce(r.returnable, CASE WHEN len(p.reduced_parts) = 0 THEN true END))
 ORDER BY p.game, p.n, p.parts
 -- printed form:
 SELECT p.game, p.n, p.parts, p.reduced_parts,

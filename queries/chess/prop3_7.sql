@@ -1,0 +1,34 @@
+-- id: chess.prop3_7
+-- source: impartial-chess.txt, Proposition 3.7
+-- kind: erratum
+-- statement: Mirror identities, whenever the subpartition is nonempty: SG_D(λ) = SG_D(λ[1,1]);
+--   SG_Pawn(λ) = SG_Pawn(λ[2,1]); SG_Knight(λ) = SG_Knight(λ[3,3]).
+-- correction: SPEC §8.4: the printed λ[2,1] identity holds for the transposed pawn (pawn_t, moves
+--   down or diagonal). For the Pawn of Definition 3.1 (our pawn, right or diagonal) the identity is
+--   SG(λ) = SG(λ[1,2]). The corrected query checks downright [1,1], pawn [1,2], pawn_t [2,1],
+--   knight [3,3]; the printed form checks SG_pawn(λ) = SG_pawn(λ[2,1]).
+-- covers: downright, pawn, pawn_t, knight; every partition whose mirror subpartition is nonempty
+-- domain: SELECT n FROM downright WHERE len(parts) >= 2 AND parts[2] > 1
+--   UNION ALL SELECT n FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2
+--   UNION ALL SELECT n FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1
+--   UNION ALL SELECT n FROM knight WHERE len(parts) >= 4 AND parts[4] > 3
+WITH t AS (
+    SELECT 'downright' AS game, n, parts, sg, 1 AS di, 1 AS dj FROM downright
+    UNION ALL SELECT 'pawn', n, parts, sg, 1, 2 FROM pawn
+    UNION ALL SELECT 'pawn_t', n, parts, sg, 2, 1 FROM pawn_t
+    UNION ALL SELECT 'knight', n, parts, sg, 3, 3 FROM knight
+),
+m AS (
+    SELECT game, n, parts, sg, di, dj,
+           list_filter(list_transform(parts[di + 1:], lambda x: x - dj), lambda x: x > 0)::SMALLINT[] AS mirror
+    FROM t
+)
+SELECT m.game, m.n, m.parts, m.sg, [m.di, m.dj] AS cell, m.mirror, s.sg AS mirror_sg
+FROM m
+JOIN t AS s ON s.game = m.game AND s.parts = m.mirror
+WHERE len(m.mirror) > 0 AND m.sg <> s.sg
+-- printed form:
+SELECT 'pawn' AS game, a.n, a.parts, a.sg, b.parts AS mirror, b.sg AS mirror_sg
+FROM pawn AS a
+JOIN pawn AS b ON b.parts = list_filter(list_transform(a.parts[3:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[]
+WHERE len(a.parts) >= 3 AND a.parts[3] > 1 AND a.sg <> b.sg

@@ -1,0 +1,177 @@
+"""The command line: bad input, interrupted runs, sql and verify."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import pipeline.runner as runner
+from pipeline.cli import main
+from pipeline.partitions import partition_numbers
+from pipeline.query import connect
+from pipeline.storage import COMPLETE
+
+
+def cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def same_records(a: Path, b: Path, game: str) -> bool:
+    con = connect(a)
+    rows_a = con.execute(f'SELECT * EXCLUDE (game) FROM "{game}" ORDER BY n, parts').fetchall()
+    rows_b = connect(b).execute(f'SELECT * EXCLUDE (game) FROM "{game}" ORDER BY n, parts').fetchall()
+    return rows_a == rows_b and len(rows_a) > 0
+
+
+def assert_store_consistent(root: Path) -> None:
+    """Only complete (game, n) directories are in the store, each with exactly p(n) records."""
+    p = partition_numbers(60)
+    con = connect(root)
+    for d in root.glob("game=*/n=*"):
+        assert (d / COMPLETE).is_file(), d
+        game, n = d.parent.name[5:], int(d.name[2:])
+        count = con.execute(f'SELECT count(*) FROM "{game}" WHERE n = {n}').fetchall()[0][0]
+        assert count == p[n], (game, n, count)
+    assert not list(root.rglob("*.tmp"))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["run", "--games", "lctr,nosuchgame", "--max-n", "5"], "unknown game 'nosuchgame'"),
+        (["run", "--games", "lctr", "--max-n", "0"], "--max-n (0) is below --min-n"),
+        (["run", "--games", "lctr", "--min-n", "0", "--max-n", "3"], "--min-n must be at least 1"),
+        (["run", "--games", "lctr", "--max-n", "999"], "beyond the supported bound"),
+        (["run", "--games", "{(0,0)}", "--max-n", "3"], "offset (0,0) is not a move"),
+        (["run", "--games", "{(-1,2)}", "--max-n", "3"], "down/right"),
+        (["run", "--games", "moves_", "--max-n", "3"], "unknown game"),
+    ],
+)
+def test_bad_run_arguments(capsys, tmp_path: Path, args: list[str], message: str) -> None:
+    code, out, err = cli(capsys, *args, "--out", str(tmp_path / "results"))
+    assert code == 2
+    assert message in err and err.count("\n") == 1 and err.startswith("partgames: error:")
+    assert not (tmp_path / "results" / "game=lctr").exists()
+
+
+def test_foreign_and_unwritable_out(capsys, tmp_path: Path) -> None:
+    foreign = tmp_path / "thesis"
+    foreign.mkdir()
+    (foreign / "chapter1.tex").write_text("precious")
+    code, _, err = cli(capsys, "run", "--games", "lctr", "--max-n", "3", "--out", str(foreign))
+    assert code == 2 and "not a partgames results directory" in err
+    assert (foreign / "chapter1.tex").read_text() == "precious" and len(list(foreign.iterdir())) == 1
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    code, _, err = cli(capsys, "run", "--games", "lctr", "--max-n", "3", "--out", str(afile))
+    assert code == 2 and "not a directory" in err
+    if os.geteuid() != 0:  # root can write anywhere
+        ro = tmp_path / "ro"
+        ro.mkdir(mode=0o500)
+        code, _, err = cli(capsys, "run", "--games", "lctr", "--max-n", "3", "--out", str(ro / "r"))
+        assert code == 2 and "cannot write" in err
+
+
+def test_sql_errors_and_formats(capsys, small_store: Path) -> None:
+    code, _, err = cli(capsys, "sql", "--results", str(small_store), "SELEC nonsense")
+    assert code == 2 and err.startswith("partgames: SQL error:") and err.count("\n") == 1
+    code, _, err = cli(capsys, "sql", "--results", str(small_store.parent / "missing"), "SELECT 1")
+    assert code == 2 and "does not exist" in err
+    q = "SELECT parts, sg, sg_misere FROM lctr WHERE n = 3 ORDER BY parts"
+    code, out, _ = cli(capsys, "sql", "--results", str(small_store), "--format", "json", q)
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["parts"] for r in rows] == [[1, 1, 1], [2, 1], [3]]
+    code, out, _ = cli(capsys, "sql", "--results", str(small_store), "--format", "csv", q)
+    assert out.splitlines()[0] == "parts,sg,sg_misere" and len(out.splitlines()) == 4
+    code, out, _ = cli(capsys, "sql", "--results", str(small_store),
+                       "SELECT game, count(*) c FROM records GROUP BY game ORDER BY game")
+    assert code == 0 and "lctr" in out and "queen" in out
+    # the helper macros are loaded for every query
+    code, out, _ = cli(capsys, "sql", "--results", str(small_store), "--format", "csv",
+                       "SELECT conjugate([3,1]) = [2,1,1]::SMALLINT[] AS ok")
+    assert out.splitlines()[1] == "true"
+
+
+def test_interrupted_run_resumes_to_identical_records(tmp_path: Path, monkeypatch) -> None:
+    fresh = tmp_path / "fresh" / "results"
+    runner.run(["lctr", "knight"], max_n=24, out=str(fresh), jobs=1, progress=False, max_records=60)
+
+    interrupted = tmp_path / "interrupted" / "results"
+    real = runner._solve_and_write
+    calls = {"n": 0}
+
+    def dying(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 40:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "_solve_and_write", dying)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(["lctr", "knight"], max_n=24, out=str(interrupted), jobs=1, progress=False, max_records=60)
+    assert_store_consistent(interrupted)
+    staged = list((interrupted.parent / ".results.staging").rglob("part-*.parquet"))
+    assert staged, "finished shards of the unfinished job wait in staging"
+    monkeypatch.setattr(runner, "_solve_and_write", real)
+
+    summary = runner.run(["lctr", "knight"], max_n=24, out=str(interrupted), jobs=1, progress=False,
+                         max_records=60)
+    assert summary.jobs_skipped > 0 and summary.records < 2 * sum(partition_numbers(24)[1:])
+    assert_store_consistent(interrupted)
+    for game in ("lctr", "knight"):
+        assert same_records(fresh, interrupted, game)
+    # a rerun has nothing to do; --force recomputes and still gives the same records
+    assert runner.run(["lctr"], max_n=24, out=str(interrupted), jobs=1, progress=False).records == 0
+    runner.run(["lctr"], max_n=24, min_n=20, out=str(interrupted), jobs=1, progress=False, force=True)
+    assert same_records(fresh, interrupted, "lctr")
+
+
+def test_killed_process_leaves_only_complete_jobs(tmp_path: Path) -> None:
+    """SIGKILL a real multi-process run at an arbitrary moment; the store stays consistent."""
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", "lctr,queen", "--max-n", "42",
+           "--out", str(out), "--jobs", "2", "--shard-records", "3000", "--quiet"]
+    proc = subprocess.Popen(cmd, start_new_session=True)
+    time.sleep(6)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert_store_consistent(out)
+    subprocess.run(cmd, check=True)
+    assert_store_consistent(out)
+    con = connect(out)
+    assert con.execute("SELECT count(*) FROM lctr").fetchall()[0][0] == sum(partition_numbers(42)[1:])
+
+
+def test_verify_reports_planted_counterexample(capsys, small_store: Path, plant) -> None:
+    code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--format", "json",
+                       "--only", "lctr1.lemma2")
+    results = json.loads(out)
+    assert code == 0 and [r["status"] for r in results] == ["holds"]
+    assert set(results[0]) >= {"id", "source", "kind", "status", "rows", "max_n", "counterexamples",
+                               "examples"}
+    assert results[0]["max_n"] == 14 and results[0]["rows"] > 0
+    planted = plant(small_store, "lctr", [3, 3, 1], sg=3)
+    code, out, _ = cli(capsys, "verify", "--results", str(planted), "--format", "json",
+                       "--only", "lctr1.lemma2")
+    results = json.loads(out)
+    assert code == 1 and results[0]["status"] == "fails" and results[0]["counterexamples"] == 1
+    assert results[0]["examples"][0]["parts"] == [3, 3, 1]
+    assert (planted / "VERIFY.md").is_file()
+
+
+def test_verify_no_data(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    runner.run(["rook"], max_n=5, out=str(out), jobs=1, progress=False)
+    code, text, _ = cli(capsys, "verify", "--results", str(out), "--format", "json", "--only", "lctr1.*")
+    results = json.loads(text)
+    assert code == 0 and results and all(r["status"] == "no data" for r in results)

@@ -176,24 +176,6 @@ def _sadd(a, b):  # pragma: no cover
     return a + b
 
 
-@numba.njit(cache=True, inline="always")
-def _mex(bits, w_count):  # pragma: no cover
-    for w in range(w_count):
-        inv = ~bits[w]
-        if inv != np.uint64(0):
-            c = 0
-            while (inv & np.uint64(1)) == np.uint64(0):
-                inv = inv >> np.uint64(1)
-                c += 1
-            return w * 64 + c
-    return w_count * 64
-
-
-@numba.njit(cache=True, inline="always")
-def _set_bit(bits, v):  # pragma: no cover
-    bits[v >> 6] |= np.uint64(1) << np.uint64(v & 63)
-
-
 @numba.njit(cache=True)
 def _intern(length, child, head, e_len, e_child, e_next, top):  # pragma: no cover
     """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
@@ -227,14 +209,37 @@ def _undo_entries(down_to, head, e_len, e_child, e_next, top):  # pragma: no cov
         top[0] = e
 
 
+# Fields of a cell in the cell table (one cache line per cell).
+SG, SGM, NODES, LEAVES, HEIGHT, AND, OR, ID = 0, 1, 2, 3, 4, 5, 6, 7
+# Fields of a ray aggregate; the sg / sg_misere bitsets live in ``ray_bits``.
+R_NODES, R_LEAVES, R_HEIGHT, R_AND, R_OR = 0, 1, 2, 3, 4
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@numba.njit(cache=True, inline="always")
+def _mex(low, high, w_count):  # pragma: no cover
+    """mex of a bitset: word 0 in ``low``, words 1.. in ``high[1:]`` (values ≥ 64 are rare)."""
+    inv = ~low
+    w = 0
+    while inv == _ZERO:
+        w += 1
+        if w == w_count:
+            return w_count * 64
+        inv = ~high[w]
+    c = 0
+    while (inv & _ONE) == _ZERO:
+        inv = inv >> _ONE
+        c += 1
+    return w * 64 + c
+
+
 @numba.njit(cache=True)
-def _solve_row(kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning, sgb, sgmb):  # pragma: no cover # noqa: E501
+def _solve_row(kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits, interning, hi_sg, hi_sgm):  # pragma: no cover # noqa: E501
     """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
 
     Returns how many of its sub-partitions are new (not a sub-partition of a lower row).
     """
-    c_sg, c_sgm, c_nodes, c_leaves, c_height, c_and, c_or, c_id = cells
-    r_sg, r_sgm, r_nodes, r_leaves, r_height, r_and, r_or = ray_aggs
     head, e_len, e_child, e_next, top = interning
     n_steps = steps.shape[0]
     n_rays = rays.shape[0]
@@ -242,9 +247,11 @@ def _solve_row(kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning
     new_ids = 0
     for j in range(length - 1, -1, -1):
         # ---- gather the options of cell (kr, j) ----
-        for w in range(w_count):
-            sgb[w] = np.uint64(0)
-            sgmb[w] = np.uint64(0)
+        sgb = _ZERO
+        sgmb = _ZERO
+        for w in range(1, w_count):
+            hi_sg[w] = _ZERO
+            hi_sgm[w] = _ZERO
         nsum = np.int64(0)
         lsum = np.int64(0)
         hmax = -1
@@ -255,17 +262,25 @@ def _solve_row(kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning
             tk = kr - steps[s, 0]
             tj = j + steps[s, 1]
             if tk >= 0 and tj < rows[tk]:
-                _set_bit(sgb, c_sg[tk, tj])
-                _set_bit(sgmb, c_sgm[tk, tj])
-                nsum = _sadd(nsum, c_nodes[tk, tj])
-                lsum = _sadd(lsum, c_leaves[tk, tj])
-                hmax = max(hmax, c_height[tk, tj])
-                agg_or |= c_or[tk, tj]
-                agg_and &= c_and[tk, tj]
+                v = cell[tk, tj, SG]
+                if v < 64:
+                    sgb |= _ONE << np.uint64(v)
+                else:
+                    hi_sg[v >> 6] |= _ONE << np.uint64(v & 63)
+                v = cell[tk, tj, SGM]
+                if v < 64:
+                    sgmb |= _ONE << np.uint64(v)
+                else:
+                    hi_sgm[v >> 6] |= _ONE << np.uint64(v & 63)
+                nsum = _sadd(nsum, cell[tk, tj, NODES])
+                lsum = _sadd(lsum, cell[tk, tj, LEAVES])
+                hmax = max(hmax, cell[tk, tj, HEIGHT])
+                agg_and &= cell[tk, tj, AND]
+                agg_or |= cell[tk, tj, OR]
                 cnt += 1
             elif exits:  # LCTR: the move leaves the diagram, into ()
-                _set_bit(sgb, 0)
-                _set_bit(sgmb, 1)
+                sgb |= _ONE
+                sgmb |= _ONE << _ONE
                 nsum = _sadd(nsum, 1)
                 lsum = _sadd(lsum, 1)
                 hmax = max(hmax, 0)
@@ -276,22 +291,24 @@ def _solve_row(kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning
             tk = kr - rays[r, 0]
             tj = j + rays[r, 1]
             if tk >= 0 and tj < rows[tk]:
-                for w in range(w_count):
-                    sgb[w] |= r_sg[r, tk, tj, w]
-                    sgmb[w] |= r_sgm[r, tk, tj, w]
-                nsum = _sadd(nsum, r_nodes[r, tk, tj])
-                lsum = _sadd(lsum, r_leaves[r, tk, tj])
-                hmax = max(hmax, r_height[r, tk, tj])
-                agg_or |= r_or[r, tk, tj]
-                agg_and &= r_and[r, tk, tj]
+                sgb |= ray_bits[r, tk, tj, 0]
+                sgmb |= ray_bits[r, tk, tj, w_count]
+                for w in range(1, w_count):
+                    hi_sg[w] |= ray_bits[r, tk, tj, w]
+                    hi_sgm[w] |= ray_bits[r, tk, tj, w_count + w]
+                nsum = _sadd(nsum, ray[r, tk, tj, R_NODES])
+                lsum = _sadd(lsum, ray[r, tk, tj, R_LEAVES])
+                hmax = max(hmax, ray[r, tk, tj, R_HEIGHT])
+                agg_and &= ray[r, tk, tj, R_AND]
+                agg_or |= ray[r, tk, tj, R_OR]
                 cnt += 1
         # ---- values of the cell (SPEC §3–§5) ----
         terminal = cnt == 0
         if terminal:
             g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
         else:
-            g = _mex(sgb, w_count)
-            m = _mex(sgmb, w_count)
+            g = _mex(sgb, hi_sg, w_count)
+            m = _mex(sgmb, hi_sgm, w_count)
             nodes = _sadd(np.int64(1), nsum)
             leaves = lsum
             h = hmax + 1
@@ -326,41 +343,39 @@ def _solve_row(kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning
         if terminal or has10:
             own_and |= B_TERM_OR_HAS10
         own_or = (O_IS01 if is01 else 0) | (O_IS10 if is10 else 0)
-        c_sg[kr, j] = g
-        c_sgm[kr, j] = m
-        c_nodes[kr, j] = nodes
-        c_leaves[kr, j] = leaves
-        c_height[kr, j] = h
-        c_and[kr, j] = own_and
-        c_or[kr, j] = own_or
-        # ---- ray aggregates through this cell ----
+        cell[kr, j, SG] = g
+        cell[kr, j, SGM] = m
+        cell[kr, j, NODES] = nodes
+        cell[kr, j, LEAVES] = leaves
+        cell[kr, j, HEIGHT] = h
+        cell[kr, j, AND] = own_and
+        cell[kr, j, OR] = own_or
+        # ---- ray aggregates through this cell: own values ⊕ aggregate of the next cell ----
         for r in range(n_rays):
-            for w in range(w_count):
-                r_sg[r, kr, j, w] = np.uint64(0)
-                r_sgm[r, kr, j, w] = np.uint64(0)
-            _set_bit(r_sg[r, kr, j], g)
-            _set_bit(r_sgm[r, kr, j], m)
+            for w in range(2 * w_count):
+                ray_bits[r, kr, j, w] = _ZERO
+            ray_bits[r, kr, j, g >> 6] = _ONE << np.uint64(g & 63)
+            ray_bits[r, kr, j, w_count + (m >> 6)] = _ONE << np.uint64(m & 63)
             tk = kr - rays[r, 0]
             tj = j + rays[r, 1]
             if tk >= 0 and tj < rows[tk]:
-                for w in range(w_count):
-                    r_sg[r, kr, j, w] |= r_sg[r, tk, tj, w]
-                    r_sgm[r, kr, j, w] |= r_sgm[r, tk, tj, w]
-                r_nodes[r, kr, j] = _sadd(nodes, r_nodes[r, tk, tj])
-                r_leaves[r, kr, j] = _sadd(leaves, r_leaves[r, tk, tj])
-                r_height[r, kr, j] = max(h, r_height[r, tk, tj])
-                r_and[r, kr, j] = own_and & r_and[r, tk, tj]
-                r_or[r, kr, j] = own_or | r_or[r, tk, tj]
+                for w in range(2 * w_count):
+                    ray_bits[r, kr, j, w] |= ray_bits[r, tk, tj, w]
+                ray[r, kr, j, R_NODES] = _sadd(nodes, ray[r, tk, tj, R_NODES])
+                ray[r, kr, j, R_LEAVES] = _sadd(leaves, ray[r, tk, tj, R_LEAVES])
+                ray[r, kr, j, R_HEIGHT] = max(h, ray[r, tk, tj, R_HEIGHT])
+                ray[r, kr, j, R_AND] = own_and & ray[r, tk, tj, R_AND]
+                ray[r, kr, j, R_OR] = own_or | ray[r, tk, tj, R_OR]
             else:
-                r_nodes[r, kr, j] = nodes
-                r_leaves[r, kr, j] = leaves
-                r_height[r, kr, j] = h
-                r_and[r, kr, j] = own_and
-                r_or[r, kr, j] = own_or
+                ray[r, kr, j, R_NODES] = nodes
+                ray[r, kr, j, R_LEAVES] = leaves
+                ray[r, kr, j, R_HEIGHT] = h
+                ray[r, kr, j, R_AND] = own_and
+                ray[r, kr, j, R_OR] = own_or
         # ---- identity of the sub-partition, for states ----
-        child = c_id[kr - 1, j] if kr >= 1 and j < rows[kr - 1] else 0
+        child = cell[kr - 1, j, ID] if kr >= 1 and j < rows[kr - 1] else 0
         ident, is_new = _intern(length - j, child, head, e_len, e_child, e_next, top)
-        c_id[kr, j] = ident
+        cell[kr, j, ID] = ident
         if is_new:
             new_ids += 1
     return new_ids
@@ -378,29 +393,12 @@ def solve_moveset(
      out_parts, out_parts_off, out_conj, out_conj_off,
      out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     size = n + 2
-    # Cell tables, row k counted from the bottom of the diagram.
-    cells = (
-        np.zeros((size, size), dtype=np.int64),  # sg
-        np.zeros((size, size), dtype=np.int64),  # sg_misere
-        np.zeros((size, size), dtype=np.int64),  # nodes
-        np.zeros((size, size), dtype=np.int64),  # leaves
-        np.zeros((size, size), dtype=np.int64),  # height
-        np.zeros((size, size), dtype=np.int64),  # AND-summary (flags and facts)
-        np.zeros((size, size), dtype=np.int64),  # OR-summary
-        np.zeros((size, size), dtype=np.int64),  # interned sub-partition id
-    )
-    c_sg, c_sgm, c_nodes, c_leaves, c_height, c_and, c_or, c_id = cells
+    # Cell table, row k counted from the bottom of the diagram; fields SG … ID.
+    cell = np.zeros((size, size, 8), dtype=np.int64)
     # Aggregates along each ray, from a cell to the end of the ray (that cell included).
     nr = max(rays.shape[0], 1)
-    ray_aggs = (
-        np.zeros((nr, size, size, w_count), dtype=np.uint64),
-        np.zeros((nr, size, size, w_count), dtype=np.uint64),
-        np.zeros((nr, size, size), dtype=np.int64),
-        np.zeros((nr, size, size), dtype=np.int64),
-        np.zeros((nr, size, size), dtype=np.int64),
-        np.zeros((nr, size, size), dtype=np.int64),
-        np.zeros((nr, size, size), dtype=np.int64),
-    )
+    ray = np.zeros((nr, size, size, 5), dtype=np.int64)
+    ray_bits = np.zeros((nr, size, size, 2 * w_count), dtype=np.uint64)
     nb = 1
     while nb < 4 * size:
         nb *= 2
@@ -414,8 +412,8 @@ def solve_moveset(
     )
     head, e_len, e_child, e_next, top = interning
     stamp = np.zeros(cap + 1, dtype=np.int64)
-    sgb = np.zeros(w_count, dtype=np.uint64)
-    sgmb = np.zeros(w_count, dtype=np.uint64)
+    hi_sg = np.zeros(w_count, dtype=np.uint64)
+    hi_sgm = np.zeros(w_count, dtype=np.uint64)
     # Walk state and the per-row bookkeeping for states.
     rows = np.zeros(size, dtype=np.int64)
     sums = np.zeros(size, dtype=np.int64)
@@ -439,7 +437,9 @@ def solve_moveset(
             rows[k] = prefix_values[a0 + k]
             sums[k + 1] = sums[k] + rows[k]
             entries_below[k] = top[0]
-            new_ids = _solve_row(k, rows, steps, rays, exits, w_count, cells, ray_aggs, interning, sgb, sgmb)
+            new_ids = _solve_row(
+                k, rows, steps, rays, exits, w_count, cell, ray, ray_bits, interning, hi_sg, hi_sgm
+            )
             distinct_below[k + 1] = distinct_below[k] + new_ids
         st[0] = base
         st[1] = base
@@ -456,19 +456,19 @@ def solve_moveset(
                 kr = st[0] - 1
                 entries_below[kr] = top[0]
                 new_ids = _solve_row(
-                    kr, rows, steps, rays, exits, w_count, cells, ray_aggs, interning, sgb, sgmb
+                    kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits, interning, hi_sg, hi_sgm
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
             kt = depth - 1
-            out_sg[rec] = c_sg[kt, 0]
-            out_sgm[rec] = c_sgm[kt, 0]
-            out_nodes[rec] = c_nodes[kt, 0]
-            out_leaves[rec] = c_leaves[kt, 0]
-            out_height[rec] = c_height[kt, 0]
-            fl = c_and[kt, 0]
+            out_sg[rec] = cell[kt, 0, SG]
+            out_sgm[rec] = cell[kt, 0, SGM]
+            out_nodes[rec] = cell[kt, 0, NODES]
+            out_leaves[rec] = cell[kt, 0, LEAVES]
+            out_height[rec] = cell[kt, 0, HEIGHT]
+            fl = cell[kt, 0, AND]
             for f in range(6):
                 out_flags[rec, f] = (fl >> f) & 1
             if all_reachable:
@@ -480,7 +480,7 @@ def solve_moveset(
                     i = depth - 1 - kk
                     for jj in range(rows[kk]):
                         if reach[i, jj]:
-                            ident = c_id[kk, jj]
+                            ident = cell[kk, jj, ID]
                             if stamp[ident] != token:
                                 stamp[ident] = token
                                 states += 1

@@ -1,0 +1,203 @@
+"""Throughput of partgames, measured side by side (issues 2, 3 and 6).
+
+Prints one table: game, n, kernel M/s (solver alone, one process), end-to-end M/s (`partgames
+run` with Parquet written, as a separate process), ratio of end-to-end to the naive sg-only
+baseline, jobs, peak RSS and bytes per record. Also: enumeration alone, the naive baseline and
+the plain-Python reference on the same partitions.
+
+    .venv/bin/python benchmarks/bench.py                       # LCTR/Downright, n = 60 and 70
+    .venv/bin/python benchmarks/bench.py --games all --n 60    # the nine board games
+    .venv/bin/python benchmarks/bench.py --scale 60 --jobs 2   # `run` of n ≤ 60, wall time
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from pipeline.games import BOARD_GAMES, get_game  # noqa: E402
+from pipeline.partitions import (  # noqa: E402
+    enumerate_partitions,
+    flatten_prefixes,
+    partition_numbers,
+    plan_shards,
+)
+
+
+@numba.njit(cache=True)
+def naive_lctr_sg(n):  # pragma: no cover
+    """The naive baseline: every partition of n (ZS1 order), its whole cell grid, sg only.
+
+    Returns (partitions, Σ sg) so that nothing is optimised away.
+    """
+    grid = np.zeros((n + 2, n + 2), dtype=np.int64)
+    a = np.ones(n + 2, dtype=np.int64)  # parts, largest first (ZS1, Zoghbi–Stojmenović);
+    a[1] = n  # ZS1 relies on every entry past h being 1
+    m, h = 1, 1
+    count, total = 0, 0
+    while True:
+        # fill the grid bottom-up, right to left: sg(i,j) = mex{sg(i+1,j), sg(i,j+1)}, () = 0
+        for i in range(m, 0, -1):
+            for j in range(a[i], 0, -1):
+                below = grid[i + 1, j] if i < m and j <= a[i + 1] else 0
+                right = grid[i, j + 1] if j < a[i] else 0
+                g = 0
+                while g == below or g == right:
+                    g += 1
+                grid[i, j] = g
+        total += grid[1, 1]
+        count += 1
+        if a[1] == 1:
+            break
+        # next partition (ZS1)
+        if a[h] == 2:
+            m += 1
+            a[h] = 1
+            h -= 1
+        else:
+            r = a[h] - 1
+            t = m - h + 1
+            a[h] = r
+            while t >= r:
+                h += 1
+                a[h] = r
+                t -= r
+            if t == 0:
+                m = h
+            else:
+                m = h + 1
+                if t > 1:
+                    h += 1
+                    a[h] = t
+    return count, total
+
+
+def timed(fn, *args):
+    t = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t, out
+
+
+def kernel_rate(game_id: str, n: int) -> float:
+    """Records per second of the solver alone (includes building the Arrow table)."""
+    game = get_game(game_id)
+    game.solve_shard(min(n, 12), 0, 1 << 18)  # compile / load the cache
+    shards = game.shard_count(n, 1 << 18)
+    t = time.perf_counter()
+    records = sum(game.solve_shard(n, k, 1 << 18).num_rows for k in range(shards))
+    return records / (time.perf_counter() - t)
+
+
+def enumeration_rate(n: int) -> float:
+    plan = plan_shards(n, 1 << 18)
+    t = time.perf_counter()
+    records = 0
+    for s in plan:
+        v, o = flatten_prefixes(s.prefixes)
+        records += enumerate_partitions(n, v, o, np.zeros(s.part_values, np.int16),
+                                        np.zeros(s.records + 1, np.int64))
+    return records / (time.perf_counter() - t)
+
+
+def naive_rate(n: int) -> float:
+    naive_lctr_sg(8)
+    dt, (count, _) = timed(naive_lctr_sg, n)
+    return count / dt
+
+
+def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int) -> dict:
+    """`partgames run` as its own process: wall time, peak RSS (all processes), bytes."""
+    tmp = Path(tempfile.mkdtemp(prefix="pgbench-"))
+    out = tmp / "results"
+    cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", ",".join(games),
+           "--min-n", str(min_n), "--max-n", str(max_n), "--out", str(out), "--jobs", str(jobs), "--quiet"]
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, cwd=ROOT)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    proc.stdout.close()
+    if status != 0:
+        raise RuntimeError(f"run failed: {cmd}")
+    size = {g: sum(f.stat().st_size for f in (out / f"game={get_game(g).game_id}").rglob("*.parquet"))
+            for g in games}
+    shutil.rmtree(tmp)
+    p = partition_numbers(max_n)
+    records = sum(p[min_n:max_n + 1]) * len(games)
+    return {"wall": wall, "records": records, "rss_mib": usage.ru_maxrss / 1024, "bytes": size}
+
+
+def reference_rate(game_id: str, n: int) -> float:
+    import reference
+
+    parts = reference.partitions(n)
+    t = time.perf_counter()
+    for p in parts:
+        reference.board_record(game_id, p)
+    return len(parts) / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", default="lctr,downright", help="comma list, or 'all' for the nine")
+    ap.add_argument("--n", default="60,70", help="comma list of n")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--scale", type=int, default=None,
+                    help="instead: time `partgames run --max-n SCALE` for the games")
+    ap.add_argument("--reference-n", type=int, default=22, help="n for the plain-Python comparison")
+    args = ap.parse_args()
+    games = list(BOARD_GAMES) if args.games == "all" else args.games.split(",")
+
+    if args.scale:
+        for jobs in sorted({1, args.jobs}) if args.jobs > 1 else [1]:
+            r = end_to_end(games, 1, args.scale, jobs)
+            print(f"run {','.join(games)} n<={args.scale} jobs={jobs}: {r['records']:,} records, "
+                  f"{r['wall']:.1f} s wall, {r['records'] / r['wall'] / 1e6:.3f} M records/s, "
+                  f"peak RSS {r['rss_mib']:.0f} MiB, {sum(r['bytes'].values()) / 2**20:.1f} MiB")
+        return
+
+    ns = [int(x) for x in args.n.split(",")]
+    print(f"machine: {os.cpu_count()} cores; numba {numba.__version__}")
+    for n in ns:
+        enum = enumeration_rate(n)
+        naive = naive_rate(n)
+        print(f"n={n}: p(n)={partition_numbers(n)[n]:,}  enumeration {enum / 1e6:.2f} M/s  "
+              f"naive LCTR sg-only baseline {naive / 1e6:.2f} M/s")
+    print()
+    header = (f"{'game':<10} {'n':>3} {'kernel M/s':>10} {'e2e M/s':>8} {'e2e/kernel':>10} "
+              f"{'e2e/naive':>9} {'jobs':>4} {'peak RSS':>9} {'bytes/rec':>9}")
+    print(header)
+    print("-" * len(header))
+    for n in ns:
+        naive = naive_rate(n)
+        for g in games:
+            kr = kernel_rate(g, n)
+            for jobs in sorted({1, args.jobs}):
+                r = end_to_end([g], n, n, jobs)
+                e2e = r["records"] / r["wall"]
+                bpr = sum(r["bytes"].values()) / r["records"]
+                print(f"{g:<10} {n:>3} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
+                      f"{e2e / naive:>9.2f} {jobs:>4} {r['rss_mib']:>6.0f} MiB {bpr:>9.2f}", flush=True)
+    print()
+    for g in games[:2]:
+        n = args.reference_n
+        ref = reference_rate(g, n)
+        kr = kernel_rate(g, n)
+        print(f"plain-Python reference {g} n={n}: {ref:,.0f} records/s; kernel {kr:,.0f} records/s; "
+              f"kernel is {kr / ref:,.0f}x faster")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,612 @@
+"""Slow SetNim SN(s, A) (SPEC §2.3; paper ``slow-exact-k-nim.txt``): ``s`` stacks, a move takes one
+token from each of ℓ distinct nonempty stacks, ℓ ∈ A ⊆ {1..s}. Slow Exact k-Nim is SN(s, {k}).
+
+Positions are multisets of ``s`` heights, i.e. partitions of the total N into at most ``s`` parts
+(padded with zeros). A move is determined by how many stacks it takes from in each group of equal
+height (SPEC §2.3: different counts reach different multisets, equal counts the same one), and each
+such choice is one edge of the game tree (SPEC §4).
+
+Solving machinery. Every option of a position of total N has a smaller total, so increasing N is a
+topological order of the game graph. Positions are indexed by a perfect ranking: position x of
+total N has index ``offset[N] + rank(x)``, where ``rank`` is its place in the lexicographic order of
+the partitions of N into at most ``s`` parts, computed in O(s) from the table ``c[n, k, m]`` of
+partitions of n into at most k parts each at most m. A game is solved level by level into a
+module-level cache (values, AND/OR summaries for the flags, and the option lists in CSR form), so a
+run in increasing N (the runner's ``parallel = False`` chain) solves each position once per game;
+``states`` (a set union, SPEC §4) is a depth-first search over the cached option lists with a stamp
+array. All per-position work is numba; Python only moves whole arrays.
+
+>>> SlowNimGame.parse("sn9_9-8").game_id
+'sn9_8-9'
+>>> SlowNimGame.parse("sn5_4").positions(6)
+10
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+import pyarrow as pa
+
+from pipeline.games import GameError
+from pipeline.games.base import list_array, nullable_count
+from pipeline.games.moveset import (
+    B_IS01,
+    B_IS10,
+    B_TERM_OR_HAS01,
+    B_TERM_OR_HAS10,
+    F_ALL,
+    O_IS01,
+    O_IS10,
+    OVER,
+    _sadd,
+)
+from pipeline.schema import SLOWNIM_SCHEMA
+
+#: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
+#: position counts (partitions into at most s parts) within what one process can hold.
+MAX_STACKS = 30
+#: Largest number of positions (all totals up to N) one game may cache (≈ 100 bytes each).
+MAX_POSITIONS = 60_000_000
+
+_ID = re.compile(r"sn(\d+)_(\d+(?:-\d+)*)")
+
+
+class SlowNimError(GameError):
+    """A Slow SetNim id that is not a valid game (SPEC §2.3), or a game too large to solve.
+
+    A :class:`ValueError` (through :class:`pipeline.games.GameError`), so the command line reports
+    it in one line wherever it is raised.
+    """
+
+
+# --------------------------------------------------------------------------------------------------
+# Ranking partitions into at most s parts
+# --------------------------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _count_table(nmax, s):  # pragma: no cover
+    """``c[n, k, m]``: partitions of n into at most k parts, each at most m (n, m ≤ nmax, k ≤ s).
+
+    ``c(n,k,m) = c(n,k,m-1) + c(n-m,k-1,m)``: either no part equals m, or remove one part m.
+    """
+    c = np.zeros((nmax + 1, s + 1, nmax + 1), dtype=np.int64)
+    for k in range(s + 1):
+        for m in range(nmax + 1):
+            c[0, k, m] = 1
+    for n in range(1, nmax + 1):
+        for k in range(1, s + 1):
+            for m in range(1, nmax + 1):
+                v = c[n, k, m - 1]
+                if m <= n:
+                    v += c[n - m, k - 1, m]
+                c[n, k, m] = v
+    return c
+
+
+@numba.njit(cache=True, inline="always")
+def _rank(x, s, total, ctab):  # pragma: no cover
+    """Place of the non-increasing ``x`` (length s, sum ``total``) in the lexicographic order of
+    the partitions of ``total`` into at most s parts: Σ_i c(r_i, s−i, x_i − 1), r_i = Σ_{j≥i} x_j."""
+    r = total
+    rank = 0
+    for i in range(s):
+        if r == 0:
+            break
+        rank += ctab[r, s - i, x[i] - 1]
+        r -= x[i]
+    return rank
+
+
+@numba.njit(cache=True)
+def _unrank(rank, s, total, ctab, x):  # pragma: no cover
+    """Inverse of :func:`_rank`: write the partition of place ``rank`` into ``x``."""
+    r = total
+    for i in range(s):
+        if r == 0:
+            x[i] = 0
+            continue
+        k = s - i
+        v = 1
+        while ctab[r, k, v] <= rank:
+            v += 1
+        rank -= ctab[r, k, v - 1]
+        x[i] = v
+        r -= v
+
+
+@numba.njit(cache=True, inline="always")
+def _next_partition(x, s):  # pragma: no cover
+    """Advance ``x`` to the next partition (same total, at most s parts) in lexicographic order.
+
+    The rightmost part that can grow by one grows; the tokens left behind it are spread as evenly
+    as possible (the lexicographically smallest completion). Returns False after the last one.
+    """
+    tail = 0
+    for i in range(s - 2, -1, -1):
+        tail += x[i + 1]
+        if tail == 0:
+            continue
+        nv = x[i] + 1
+        if i > 0 and nv > x[i - 1]:
+            continue
+        rest = tail - 1
+        k = s - 1 - i
+        x[i] = nv
+        q = rest // k
+        extra = rest % k
+        for j in range(k):
+            x[i + 1 + j] = q + 1 if j < extra else q
+        return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------------
+# Solving one level (all positions of total N)
+# --------------------------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, marks):  # pragma: no cover
+    """Solve every position of total ``n``; options (smaller totals) are already solved.
+
+    ``values = (sg, sg_misere, nodes, leaves, height, and_summary, or_summary)`` indexed by position.
+    Options are appended to the CSR lists ``estart``/``edges`` (grown here when full). Returns
+    ``(edges, ne, marks)``. Values follow SPEC §3 (mex; terminal misère value 1), §4 (nodes =
+    1 + Σ nodes(options), exact or OVER) and §5 (flag(x) = local(x) ∧ ⋀ flag(options)).
+    """
+    sg, sgm, nodes, leaves, height, andb, orb = values
+    x = np.zeros(s, dtype=np.int64)
+    y = np.zeros(s, dtype=np.int64)
+    gst = np.zeros(s + 1, dtype=np.int64)  # first index of each group of equal nonzero height
+    gm = np.zeros(s + 1, dtype=np.int64)  # its multiplicity
+    cap = np.zeros(s + 2, dtype=np.int64)  # stacks in groups g, g+1, ...
+    cv = np.zeros(s + 1, dtype=np.int64)  # stacks taken from each group
+    ps = np.zeros(s + 2, dtype=np.int64)  # tokens taken from groups before g
+    count = off[n + 1] - off[n]
+    _unrank(0, s, n, ctab, x)
+    for q in range(count):
+        p = off[n] + q
+        ng = 0
+        i = 0
+        while i < s and x[i] > 0:
+            j = i
+            while j < s and x[j] == x[i]:
+                j += 1
+            gst[ng] = i
+            gm[ng] = j - i
+            ng += 1
+            i = j
+        cap[ng] = 0
+        for g in range(ng - 1, -1, -1):
+            cap[g] = cap[g + 1] + gm[g]
+        estart[p] = ne
+        # ---- moves: c_g stacks from group g, Σ c_g ∈ A (SPEC §2.3), depth first over groups ----
+        if ng > 0 and cap[0] >= amin:
+            g = 0
+            ps[0] = 0
+            cv[0] = max(0, amin - cap[1]) - 1
+            while g >= 0:
+                cv[g] += 1
+                if cv[g] > gm[g] or ps[g] + cv[g] > amax:
+                    g -= 1
+                    continue
+                if g < ng - 1:
+                    ps[g + 1] = ps[g] + cv[g]
+                    g += 1
+                    cv[g] = max(0, amin - ps[g] - cap[g + 1]) - 1
+                    continue
+                taken = ps[g] + cv[g]
+                if (amask >> taken) & 1 == 0:
+                    continue
+                # the option: the last c_h stacks of each group lose a token (stays sorted)
+                for t in range(s):
+                    y[t] = x[t]
+                for h in range(ng):
+                    end = gst[h] + gm[h]
+                    for t in range(cv[h]):
+                        y[end - 1 - t] -= 1
+                rest = n - taken
+                if ne == edges.shape[0]:
+                    bigger = np.empty(2 * edges.shape[0], dtype=edges.dtype)
+                    bigger[:ne] = edges[:ne]
+                    edges = bigger
+                edges[ne] = off[rest] + _rank(y, s, rest, ctab)
+                ne += 1
+        # ---- values (SPEC §3–§5) ----
+        a0 = estart[p]
+        cnt = ne - a0
+        if cnt + 2 > marks.shape[1]:
+            marks = np.zeros((2, 2 * (cnt + 2)), dtype=np.int64)
+        stamp = p + 1
+        if cnt == 0:
+            g_val, m_val, nd, lv, h = 0, 1, np.int64(1), np.int64(1), 0
+            agg_and = 0x3FF
+            agg_or = 0
+        else:
+            nsum = np.int64(0)
+            lsum = np.int64(0)
+            hmax = 0
+            agg_and = 0x3FF
+            agg_or = 0
+            for e in range(a0, ne):
+                t = edges[e]
+                if sg[t] <= cnt:
+                    marks[0, sg[t]] = stamp
+                if sgm[t] <= cnt:
+                    marks[1, sgm[t]] = stamp
+                nsum = _sadd(nsum, nodes[t])
+                lsum = _sadd(lsum, leaves[t])
+                hmax = max(hmax, height[t])
+                agg_and &= andb[t]
+                agg_or |= orb[t]
+            g_val = 0
+            while marks[0, g_val] == stamp:
+                g_val += 1
+            m_val = 0
+            while marks[1, m_val] == stamp:
+                m_val += 1
+            nd = _sadd(np.int64(1), nsum)
+            lv = lsum
+            h = hmax + 1
+        terminal = cnt == 0
+        is01 = g_val == 0 and m_val == 1
+        is10 = g_val == 1 and m_val == 0
+        swap = is01 or is10
+        has01 = (agg_or & O_IS01) != 0
+        has10 = (agg_or & O_IS10) != 0
+        domestic = not ((g_val == 0 and m_val >= 2) or (m_val == 0 and g_val >= 2))
+        tame = swap or g_val == m_val
+        pet = swap or (g_val == m_val and g_val >= 2)
+        miserable = swap or not (has01 or has10) or (has01 and has10)
+        forced = (not is01 or (agg_and & B_IS10) != 0) and (not is10 or (agg_and & B_IS01) != 0)
+        returnable = (not is01 or (agg_and & B_TERM_OR_HAS01) != 0) and (
+            not is10 or (agg_and & B_TERM_OR_HAS10) != 0
+        )
+        own = (
+            (1 if domestic else 0)
+            | (2 if tame else 0)
+            | (4 if pet else 0)
+            | (8 if miserable else 0)
+            | (16 if forced else 0)
+            | (32 if returnable else 0)
+        ) & agg_and & F_ALL
+        if is10:
+            own |= B_IS10
+        if is01:
+            own |= B_IS01
+        if terminal or has01:
+            own |= B_TERM_OR_HAS01
+        if terminal or has10:
+            own |= B_TERM_OR_HAS10
+        sg[p] = g_val
+        sgm[p] = m_val
+        nodes[p] = nd
+        leaves[p] = lv
+        height[p] = h
+        andb[p] = own
+        orb[p] = (O_IS01 if is01 else 0) | (O_IS10 if is10 else 0)
+        _next_partition(x, s)
+    estart[off[n + 1]] = ne
+    return edges, ne, marks
+
+
+# --------------------------------------------------------------------------------------------------
+# Records of one shard
+# --------------------------------------------------------------------------------------------------
+@numba.njit(cache=True)
+def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, stamp, token, out):  # pragma: no cover
+    """Write the records of the positions of total ``n`` with ranks ``lo ≤ rank < hi`` into ``out``.
+
+    ``states`` (SPEC §4) is counted by a depth-first search over the cached options, marking
+    positions with ``token + k`` in ``stamp``. Features as for board games (SPEC §1, on the nonzero
+    parts); ``reduced``, ``reduced_parts`` (Algorithm 1 of the paper: while max > ⌊Σ/a⌋, chop every
+    stack to ⌊Σ/a⌋), ``odd_stacks`` and ``sum_mod`` per SPEC §2.3 / §8.3.
+    """
+    sg, sgm, nodes, leaves, height, andb, orb = values
+    (o_sg, o_sgm, o_nodes, o_leaves, o_states, o_height, o_flags,
+     o_parts, o_parts_off, o_conj, o_conj_off,
+     o_num_parts, o_largest, o_durfee, o_rank, o_distinct,
+     o_reduced, o_red, o_red_off, o_odd, o_summod) = out
+    x = np.zeros(s, dtype=np.int64)
+    r = np.zeros(s, dtype=np.int64)
+    stack = np.zeros(off[n + 1], dtype=np.int64)
+    _unrank(lo, s, n, ctab, x)
+    ppos = 0
+    cpos = 0
+    rpos = 0
+    o_parts_off[0] = 0
+    o_conj_off[0] = 0
+    o_red_off[0] = 0
+    for k in range(hi - lo):
+        p = off[n] + lo + k
+        o_sg[k] = sg[p]
+        o_sgm[k] = sgm[p]
+        o_nodes[k] = nodes[p]
+        o_leaves[k] = leaves[p]
+        o_height[k] = height[p]
+        fl = andb[p]
+        for f in range(6):
+            o_flags[k, f] = (fl >> f) & 1
+        # ---- states: distinct positions reachable from p, p included ----
+        tok = token + k + 1
+        stamp[p] = tok
+        stack[0] = p
+        sp = 1
+        states = 1
+        while sp > 0:
+            sp -= 1
+            v = stack[sp]
+            for e in range(estart[v], estart[v + 1]):
+                t = edges[e]
+                if stamp[t] != tok:
+                    stamp[t] = tok
+                    states += 1
+                    stack[sp] = t
+                    sp += 1
+        o_states[k] = states
+        # ---- features of the nonzero parts (SPEC §1) ----
+        depth = 0
+        while depth < s and x[depth] > 0:
+            o_parts[ppos] = x[depth]
+            ppos += 1
+            depth += 1
+        o_parts_off[k + 1] = ppos
+        largest = x[0]
+        for c in range(largest):
+            col = 0
+            while col < depth and x[col] > c:
+                col += 1
+            o_conj[cpos] = col
+            cpos += 1
+        o_conj_off[k + 1] = cpos
+        durfee = 0
+        while durfee < depth and x[durfee] >= durfee + 1:
+            durfee += 1
+        distinct = 0
+        for t in range(depth):
+            if t == 0 or x[t] != x[t - 1]:
+                distinct += 1
+        o_num_parts[k] = depth
+        o_largest[k] = largest
+        o_durfee[k] = durfee
+        o_rank[k] = largest - depth
+        o_distinct[k] = distinct
+        # ---- reduction (NIRB, Algorithm 1) ----
+        o_reduced[k] = a * largest <= n
+        for t in range(s):
+            r[t] = x[t]
+        total = n
+        while r[0] > total // a:
+            cut = total // a
+            total = 0
+            for t in range(s):
+                if r[t] > cut:
+                    r[t] = cut
+                total += r[t]
+        odd = 0
+        for t in range(s):
+            if r[t] > 0:
+                o_red[rpos] = r[t]
+                rpos += 1
+            if r[t] % 2 == 1:
+                odd += 1
+        o_red_off[k + 1] = rpos
+        o_odd[k] = odd
+        o_summod[k] = total % (2 * a)
+        _next_partition(x, s)
+    return hi - lo
+
+
+# --------------------------------------------------------------------------------------------------
+# The game and its cache
+# --------------------------------------------------------------------------------------------------
+@dataclass
+class _Solved:
+    """Every position of total ≤ ``level`` of one game, solved (values, options, stamps)."""
+
+    s: int
+    amask: int
+    amin: int
+    amax: int
+    level: int = -1
+    nmax: int = -1
+    ctab: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 1), np.int64))
+    off: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    values: tuple[np.ndarray, ...] = ()
+    estart: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    edges: np.ndarray = field(default_factory=lambda: np.zeros(1024, np.int64))
+    ne: int = 0
+    marks: np.ndarray = field(default_factory=lambda: np.zeros((2, 64), np.int64))
+    stamp: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    token: int = 0
+
+    def tables(self, n: int) -> None:
+        """Counting table and level offsets for totals ≤ n (rebuilt, doubling, when n grows)."""
+        if n <= self.nmax:
+            return
+        nmax = max(n, 2 * self.nmax, 16)
+        self.ctab = _count_table(nmax, self.s)
+        counts = self.ctab[np.arange(nmax + 1), self.s, np.arange(nmax + 1)]
+        self.off = np.zeros(nmax + 2, np.int64)
+        np.cumsum(counts, out=self.off[1:])
+        self.nmax = nmax
+
+    def solve_to(self, n: int) -> None:
+        """Solve the levels ``level+1 … n`` (increasing totals: a topological order)."""
+        if n <= self.level:
+            return
+        self.tables(n)
+        need = int(self.off[n + 1])
+        if need > MAX_POSITIONS:
+            raise SlowNimError(f"SN(s={self.s}) up to N={n} has {need:,} positions, beyond the "
+                               f"supported {MAX_POSITIONS:,}; lower --max-n")
+        have = self.values[0].shape[0] if self.values else 0
+        if need + 1 > have:
+            size = max(need + 1, 2 * have)
+            dtypes = (np.int64,) * 7
+            grown = tuple(np.zeros(size, dt) for dt in dtypes)
+            for new, old in zip(grown, self.values, strict=False):
+                new[: old.shape[0]] = old
+            self.values = grown
+            estart = np.zeros(size + 1, np.int64)
+            estart[: self.estart.shape[0]] = self.estart
+            self.estart = estart
+            self.stamp = np.zeros(size, np.int64)
+            self.token = 0
+        for level in range(self.level + 1, n + 1):
+            self.edges, self.ne, self.marks = _solve_level(
+                level, self.s, self.amask, self.amin, self.amax, self.ctab, self.off, self.values,
+                self.estart, self.edges, self.ne, self.marks,
+            )
+            self.level = level
+
+
+#: Solved positions per game id; a run (one process per Slow SetNim game, increasing N) reuses
+#: the smaller totals. Only the most recent game is kept, so memory stays that of one game.
+_CACHE: dict[str, _Solved] = {}
+
+
+class SlowNimGame:
+    """SN(s, A) as the runner sees it (see :class:`pipeline.games.base.Game`)."""
+
+    parallel = False
+    schema = SLOWNIM_SCHEMA
+
+    def __init__(self, stacks: int, moves: tuple[int, ...]):
+        self.stacks = stacks
+        self.moves = tuple(sorted(moves))
+        self.game_id = f"sn{stacks}_{'-'.join(str(m) for m in self.moves)}"
+        self._counts: list[int] = [1]
+
+    @staticmethod
+    def parse(game_id: str) -> SlowNimGame:
+        """``sn<s>_<A joined by '-'>`` (SPEC §2.3), e.g. ``sn5_4``, ``sn9_8-9``; A in any order."""
+        text = game_id.strip()
+        m = _ID.fullmatch(text)
+        if not m:
+            raise SlowNimError(f"Slow SetNim id {text!r} is malformed: expected sn<s>_<A joined by '-'>, "
+                               f"e.g. sn5_4 or sn9_8-9")
+        s = int(m.group(1))
+        sizes = [int(v) for v in m.group(2).split("-")]
+        if not 1 <= s <= MAX_STACKS:
+            raise SlowNimError(f"Slow SetNim id {text!r}: the number of stacks s={s} must be in "
+                               f"1..{MAX_STACKS}")
+        if len(set(sizes)) != len(sizes):
+            raise SlowNimError(f"Slow SetNim id {text!r}: A lists a selection size twice")
+        bad = [v for v in sizes if not 1 <= v <= s]
+        if bad:
+            raise SlowNimError(f"Slow SetNim id {text!r}: selection size {bad[0]} is outside 1..{s} "
+                               f"(A ⊆ {{1..s}})")
+        return SlowNimGame(s, tuple(sizes))
+
+    def positions(self, n: int) -> int:
+        """Partitions of n into at most s parts (SPEC §6: the starts of total n)."""
+        if n < 0:
+            return 0
+        while len(self._counts) <= n:  # partitions into parts ≤ s (the conjugates), exact
+            self._counts = _at_most_parts(len(self._counts) * 2, self.stacks)
+        return self._counts[n]
+
+    def shard_count(self, n: int, max_records: int) -> int:
+        return max(1, -(-self.positions(n) // max_records))
+
+    def _solved(self) -> _Solved:
+        solved = _CACHE.get(self.game_id)
+        if solved is None:
+            _CACHE.clear()
+            amask = sum(1 << v for v in self.moves)
+            solved = _Solved(self.stacks, amask, self.moves[0], self.moves[-1])
+            _CACHE[self.game_id] = solved
+        return solved
+
+    def solve_shard(self, n: int, shard: int, max_records: int) -> pa.Table:
+        solved = self._solved()
+        solved.solve_to(n)
+        count = self.positions(n)
+        lo = shard * max_records
+        hi = min(count, lo + max_records)
+        if not 0 <= lo < hi:
+            raise ValueError(f"{self.game_id} n={n}: no shard {shard}")
+        records = hi - lo
+        out = _output_arrays(records, self.stacks, n)
+        got = _records(n, lo, hi, self.stacks, self.moves[0], solved.ctab, solved.off, solved.values,
+                       solved.estart, solved.edges, solved.stamp, solved.token, out)
+        solved.token += records
+        if got != records:
+            raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {records}")
+        return slownim_table(n, self.stacks, self.moves, out)
+
+
+def _at_most_parts(nmax: int, s: int) -> list[int]:
+    """Partitions of 0..nmax into at most s parts (= into parts of size at most s)."""
+    p = [1] + [0] * nmax
+    for part in range(1, s + 1):
+        for m in range(part, nmax + 1):
+            p[m] += p[m - part]
+    return p
+
+
+def _output_arrays(records: int, s: int, n: int) -> tuple[np.ndarray, ...]:
+    i64 = np.int64
+    parts = records * min(s, n)
+    return (
+        np.zeros(records, i64),  # sg
+        np.zeros(records, i64),  # sg_misere
+        np.zeros(records, i64),  # nodes
+        np.zeros(records, i64),  # leaves
+        np.zeros(records, i64),  # states
+        np.zeros(records, i64),  # height
+        np.zeros((records, 6), np.bool_),  # flags
+        np.zeros(parts, np.int16),  # parts
+        np.zeros(records + 1, i64),
+        np.zeros(records * n, np.int16),  # conjugate (largest ≤ n)
+        np.zeros(records + 1, i64),
+        np.zeros(records, np.int16),  # num_parts
+        np.zeros(records, np.int16),  # largest
+        np.zeros(records, np.int16),  # durfee
+        np.zeros(records, np.int16),  # rank
+        np.zeros(records, np.int16),  # distinct_sizes
+        np.zeros(records, np.bool_),  # reduced
+        np.zeros(parts, np.int16),  # reduced_parts
+        np.zeros(records + 1, i64),
+        np.zeros(records, np.int16),  # odd_stacks
+        np.zeros(records, np.int16),  # sum_mod
+    )
+
+
+def slownim_table(n: int, stacks: int, moves: tuple[int, ...], out: tuple[np.ndarray, ...]) -> pa.Table:
+    """The kernel's output arrays as a table with :data:`SLOWNIM_SCHEMA`."""
+    (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
+     num_parts, largest, durfee, rank, distinct, reduced, red, red_off, odd, summod) = out
+    records = sg.shape[0]
+    if records and (sg.max() > 32767 or sgm.max() > 32767):
+        raise RuntimeError(f"SN n={n}: a Sprague-Grundy value beyond the int16 column")
+    a = np.array(moves, np.int16)
+    columns = [
+        pa.array(np.full(records, n, np.int16)),
+        list_array(parts[: parts_off[-1]], parts_off, pa.int16()),
+        pa.array(sg.astype(np.int16)),
+        pa.array(sgm.astype(np.int16)),
+        nullable_count(nodes),
+        nullable_count(leaves),
+        pa.array(states),
+        pa.array(height.astype(np.int32)),
+        *(pa.array(np.ascontiguousarray(flags[:, f])) for f in range(6)),
+        pa.array(num_parts),
+        pa.array(largest),
+        pa.array(durfee),
+        pa.array(rank),
+        pa.array(distinct),
+        list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
+        pa.array(np.full(records, stacks, np.int16)),
+        list_array(np.tile(a, records), np.arange(records + 1, dtype=np.int64) * len(a), pa.int16()),
+        pa.array(reduced),
+        list_array(red[: red_off[-1]], red_off, pa.int16()),
+        pa.array(odd),
+        pa.array(summod),
+    ]
+    return pa.Table.from_arrays(columns, schema=SLOWNIM_SCHEMA)
+
+
+__all__ = ["MAX_STACKS", "OVER", "SlowNimError", "SlowNimGame"]

@@ -75,11 +75,11 @@ def connect(results: str | Path, macros: bool = True) -> duckdb.DuckDBPyConnecti
     return con
 
 
-def format_result(rel: duckdb.DuckDBPyRelation | None, fmt: str, max_rows: int = 10_000) -> str:
+def format_result(rel: duckdb.DuckDBPyRelation | pa.Table | None, fmt: str, max_rows: int = 10_000) -> str:
     """A query result as an aligned table, CSV or JSON (an array of objects)."""
     if rel is None:
         return ""
-    table = rel.to_arrow_table()
+    table = rel if isinstance(rel, pa.Table) else rel.to_arrow_table()
     if fmt == "csv":
         import csv
         import io

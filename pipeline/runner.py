@@ -21,6 +21,8 @@ from pipeline.storage import Store
 
 #: Records per shard: bounds a worker's memory (≈ 100 bytes per record in flight) whatever n is.
 DEFAULT_SHARD_RECORDS = 1 << 18
+#: Runs with fewer records than this are computed in the calling process.
+SMALL_RUN = 200_000
 
 
 class RunError(ValueError):
@@ -127,7 +129,13 @@ def run(
             records = game.positions(n)
             totals[game.game_id] = totals.get(game.game_id, 0) + records
             if game.parallel:
-                work.extend((game, [(n, k)], records // count) for k in missing)
+                per_shard = -(-records // count)
+                for k in missing:  # pack small shards together: one task ≈ max_records records
+                    if work and work[-1][0] is game and work[-1][2] + per_shard <= max_records:
+                        work[-1][1].append((n, k))
+                        work[-1] = (game, work[-1][1], work[-1][2] + per_shard)
+                    else:
+                        work.append((game, [(n, k)], per_shard))
             else:  # solved in increasing n by one process, which reuses smaller totals
                 serial.extend((n, k) for k in missing)
                 serial_records += records
@@ -159,7 +167,8 @@ def run(
         del pending[key]
 
     try:
-        if jobs == 1 or len(work) <= 1:
+        # Starting worker processes costs seconds; small runs are faster in this process.
+        if jobs == 1 or len(work) <= 1 or sum(w[2] for w in work) < SMALL_RUN:
             for game, items, _ in work:
                 record_done(game.game_id, _solve_and_write(str(store.root), game.game_id, items, max_records))
         else:

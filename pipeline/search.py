@@ -46,7 +46,7 @@ def run_search(results: str | Path, name: str, fmt: str = "table") -> str:
     out_dir.mkdir(exist_ok=True)
     csv_path = out_dir / f"{name}.csv"
     tmp = csv_path.with_suffix(".csv.tmp")
-    tmp.write_text(format_result(con.sql(query), "csv") + "\n")
+    tmp.write_text(format_result(table, "csv") + "\n")
     tmp.replace(csv_path)
-    shown = format_result(con.sql(query), fmt)
+    shown = format_result(table, fmt)
     return shown + (f"\nsaved {table.num_rows} rows to {csv_path}" if fmt == "table" else "")

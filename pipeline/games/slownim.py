@@ -310,7 +310,7 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, stamp, token, ou
      o_reduced, o_red, o_red_off, o_odd, o_summod) = out
     x = np.zeros(s, dtype=np.int64)
     r = np.zeros(s, dtype=np.int64)
-    stack = np.zeros(off[n + 1], dtype=np.int64)
+    stack = np.zeros(off[n + 1], dtype=np.int32)
     _unrank(lo, s, n, ctab, x)
     ppos = 0
     cpos = 0
@@ -415,10 +415,10 @@ class _Solved:
     off: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
     values: tuple[np.ndarray, ...] = ()
     estart: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
-    edges: np.ndarray = field(default_factory=lambda: np.zeros(1024, np.int64))
+    edges: np.ndarray = field(default_factory=lambda: np.zeros(1024, np.int32))
     ne: int = 0
     marks: np.ndarray = field(default_factory=lambda: np.zeros((2, 64), np.int64))
-    stamp: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int64))
+    stamp: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int32))
     token: int = 0
 
     def tables(self, n: int) -> None:
@@ -452,7 +452,7 @@ class _Solved:
             estart = np.zeros(size + 1, np.int64)
             estart[: self.estart.shape[0]] = self.estart
             self.estart = estart
-            self.stamp = np.zeros(size, np.int64)
+            self.stamp = np.zeros(size, np.int32)
             self.token = 0
         for level in range(self.level + 1, n + 1):
             self.edges, self.ne, self.marks = _solve_level(

@@ -12,25 +12,18 @@
 --   record's sg for every partition.
 -- covers: lctr, downright; every partition (Durfee length 1, 2 and ≥ 3 for LCTR)
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
-WITH lb AS (
-    SELECT n, parts, sg, durfee AS d, num_parts AS r, largest AS c, conjugate,
-           greatest(durfee - 3, 0) AS e
-    FROM lctr
-),
-la AS (
-    SELECT *,
+WITH la AS MATERIALIZED (
+    SELECT n, parts, sg, durfee AS d, num_parts AS r, largest AS c,
+           greatest(durfee - 3, 0) AS e,
            parts[e + 1] - e AS b1, parts[e + 2] - e AS b2, parts[e + 3] - e AS b3,
            conjugate[e + 1] - e AS rb, conjugate[e + 2] - e AS jj, conjugate[e + 3] - e AS ii,
-           CASE WHEN d = 2 THEN [[parts[1] - 2, parts[2] - 2, 0], [r - 2, conjugate[2] - 2, 0],
-                                 [parts[2] - 2, 0, 0], [conjugate[2] - 2, 0, 0]]
-                WHEN d >= 3 THEN [[b1 - 3, b2 - 3, b3 - 3], [b2 - 3, b3 - 3, 0], [b3 - 3, 0, 0],
-                                  [rb - 3, jj - 3, ii - 3], [jj - 3, ii - 3, 0], [ii - 3, 0, 0]]
-           END AS args
-    FROM lb
-),
-lv AS (
-    SELECT n, parts, sg, d, r, c,
-           list_transform(args, lambda t:
+           list_transform(
+               CASE WHEN durfee = 2 THEN [[parts[1] - 2, parts[2] - 2, 0], [r - 2, conjugate[2] - 2, 0],
+                                          [parts[2] - 2, 0, 0], [conjugate[2] - 2, 0, 0]]
+                    WHEN durfee >= 3 THEN [[b1 - 3, b2 - 3, b3 - 3], [b2 - 3, b3 - 3, 0], [b3 - 3, 0, 0],
+                                           [rb - 3, jj - 3, ii - 3], [jj - 3, ii - 3, 0], [ii - 3, 0, 0]]
+               END,
+               lambda t:
                CASE WHEN t[1] = 0 THEN 0
                     WHEN t[2] = 0 THEN CASE WHEN t[1] % 2 = 1 THEN 1 ELSE 2 END
                     WHEN t[3] = 0 THEN
@@ -43,40 +36,62 @@ lv AS (
                     WHEN t[3] = 1 THEN CASE WHEN t[2] % 2 = 0 THEN 1 ELSE 2 END
                     ELSE CASE WHEN t[3] % 2 = 0 THEN 0 ELSE 1 END
                END) AS al
-    FROM la
-),
-l2 AS (
-    SELECT n, parts, sg, d,
-           al[4] AS a21, al[3] AS a12, al[1] AS a02, al[2] AS a20,
-           list_filter([0, 1, 2], lambda v: v <> a21 AND v <> a12)[1] AS x11,
-           list_filter([0, 1, 2], lambda v: v <> a02 AND v <> x11)[1] AS x01,
-           list_filter([0, 1, 2], lambda v: v <> a20 AND v <> x11)[1] AS x10,
-           list_filter([0, 1, 2], lambda v: v <> x01 AND v <> x10)[1] AS expected
-    FROM lv
-    WHERE d = 2
-),
-l3 AS (
-    SELECT n, parts, sg, d,
-           al[1] AS a03, al[2] AS a13, al[3] AS a23, al[4] AS a30, al[5] AS a31, al[6] AS a32,
-           list_filter([0, 1, 2], lambda v: v <> a23 AND v <> a32)[1] AS x22,
-           list_filter([0, 1, 2], lambda v: v <> x22 AND v <> a31)[1] AS x21,
-           list_filter([0, 1, 2], lambda v: v <> x21 AND v <> a30)[1] AS x20,
-           list_filter([0, 1, 2], lambda v: v <> a13 AND v <> x22)[1] AS x12,
-           list_filter([0, 1, 2], lambda v: v <> x12 AND v <> x21)[1] AS x11,
-           list_filter([0, 1, 2], lambda v: v <> x11 AND v <> x20)[1] AS x10,
-           list_filter([0, 1, 2], lambda v: v <> a03 AND v <> x12)[1] AS x02,
-           list_filter([0, 1, 2], lambda v: v <> x02 AND v <> x11)[1] AS x01,
-           list_filter([0, 1, 2], lambda v: v <> x01 AND v <> x10)[1] AS expected
-    FROM lv
-    WHERE d >= 3
+    FROM lctr
 ),
 l1 AS (
-    SELECT n, parts, sg, d,
+    SELECT n, parts, d, sg,
            CASE WHEN c > 1 AND r > 1 THEN 0
                 WHEN (r = 1 AND c % 2 = 1) OR (c = 1 AND r % 2 = 1) THEN 1
                 ELSE 2 END AS expected
-    FROM lv
+    FROM la
     WHERE d = 1
+),
+l2a AS MATERIALIZED (
+    SELECT n, parts, d, sg, al[1] AS a02, al[2] AS a20,
+           CASE WHEN al[4] <> 0 AND al[3] <> 0 THEN 0 WHEN al[4] <> 1 AND al[3] <> 1 THEN 1 ELSE 2 END AS x11
+    FROM la
+    WHERE d = 2
+),
+l2b AS MATERIALIZED (
+    SELECT n, parts, d, sg,
+           CASE WHEN a02 <> 0 AND x11 <> 0 THEN 0 WHEN a02 <> 1 AND x11 <> 1 THEN 1 ELSE 2 END AS x01,
+           CASE WHEN a20 <> 0 AND x11 <> 0 THEN 0 WHEN a20 <> 1 AND x11 <> 1 THEN 1 ELSE 2 END AS x10
+    FROM l2a
+),
+l2 AS (
+    SELECT n, parts, d, sg,
+           CASE WHEN x01 <> 0 AND x10 <> 0 THEN 0 WHEN x01 <> 1 AND x10 <> 1 THEN 1 ELSE 2 END AS expected
+    FROM l2b
+),
+l3a AS MATERIALIZED (
+    SELECT n, parts, d, sg, al[1] AS a03, al[2] AS a13, al[4] AS a30, al[5] AS a31,
+           CASE WHEN al[3] <> 0 AND al[6] <> 0 THEN 0 WHEN al[3] <> 1 AND al[6] <> 1 THEN 1 ELSE 2 END AS x22
+    FROM la
+    WHERE d >= 3
+),
+l3b AS MATERIALIZED (
+    SELECT n, parts, d, sg, a03, a30,
+           CASE WHEN x22 <> 0 AND a31 <> 0 THEN 0 WHEN x22 <> 1 AND a31 <> 1 THEN 1 ELSE 2 END AS x21,
+           CASE WHEN a13 <> 0 AND x22 <> 0 THEN 0 WHEN a13 <> 1 AND x22 <> 1 THEN 1 ELSE 2 END AS x12
+    FROM l3a
+),
+l3c AS MATERIALIZED (
+    SELECT n, parts, d, sg,
+           CASE WHEN x21 <> 0 AND a30 <> 0 THEN 0 WHEN x21 <> 1 AND a30 <> 1 THEN 1 ELSE 2 END AS x20,
+           CASE WHEN x12 <> 0 AND x21 <> 0 THEN 0 WHEN x12 <> 1 AND x21 <> 1 THEN 1 ELSE 2 END AS x11,
+           CASE WHEN a03 <> 0 AND x12 <> 0 THEN 0 WHEN a03 <> 1 AND x12 <> 1 THEN 1 ELSE 2 END AS x02
+    FROM l3b
+),
+l3d AS MATERIALIZED (
+    SELECT n, parts, d, sg,
+           CASE WHEN x11 <> 0 AND x20 <> 0 THEN 0 WHEN x11 <> 1 AND x20 <> 1 THEN 1 ELSE 2 END AS x10,
+           CASE WHEN x02 <> 0 AND x11 <> 0 THEN 0 WHEN x02 <> 1 AND x11 <> 1 THEN 1 ELSE 2 END AS x01
+    FROM l3c
+),
+l3 AS (
+    SELECT n, parts, d, sg,
+           CASE WHEN x01 <> 0 AND x10 <> 0 THEN 0 WHEN x01 <> 1 AND x10 <> 1 THEN 1 ELSE 2 END AS expected
+    FROM l3d
 ),
 dr AS (
     SELECT n, parts, sg, durfee AS d,

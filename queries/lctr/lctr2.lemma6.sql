@@ -11,7 +11,7 @@
 --   of its followers
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 WITH pairs AS (
-    SELECT 'lctr' AS game, a.n, a.parts, b.parts AS conj_parts,
+    SELECT 'lctr' AS game, a.n, a.parts, b.parts IS NULL AS missing,
            a.sg IS DISTINCT FROM b.sg AS d_sg,
            a.sg_misere IS DISTINCT FROM b.sg_misere AS d_sg_misere,
            a.nodes IS DISTINCT FROM b.nodes AS d_nodes,
@@ -21,22 +21,16 @@ WITH pairs AS (
            a.domestic IS DISTINCT FROM b.domestic OR a.tame IS DISTINCT FROM b.tame
                OR a.pet IS DISTINCT FROM b.pet OR a.miserable IS DISTINCT FROM b.miserable
                OR a.forced IS DISTINCT FROM b.forced OR a.returnable IS DISTINCT FROM b.returnable AS d_flags
-    FROM lctr a JOIN lctr b ON b.n = a.n AND b.parts = a.conjugate
+    FROM lctr a LEFT JOIN lctr b ON b.n = a.n AND b.parts = a.conjugate
     UNION ALL
-    SELECT 'downright', a.n, a.parts, b.parts,
+    SELECT 'downright', a.n, a.parts, b.parts IS NULL,
            a.sg IS DISTINCT FROM b.sg, a.sg_misere IS DISTINCT FROM b.sg_misere,
            a.nodes IS DISTINCT FROM b.nodes, a.leaves IS DISTINCT FROM b.leaves,
            a.states IS DISTINCT FROM b.states, a.height IS DISTINCT FROM b.height,
            a.domestic IS DISTINCT FROM b.domestic OR a.tame IS DISTINCT FROM b.tame
                OR a.pet IS DISTINCT FROM b.pet OR a.miserable IS DISTINCT FROM b.miserable
                OR a.forced IS DISTINCT FROM b.forced OR a.returnable IS DISTINCT FROM b.returnable
-    FROM downright a JOIN downright b ON b.n = a.n AND b.parts = a.conjugate
-),
-missing AS (
-    SELECT 'lctr' AS game, a.n, a.parts FROM lctr a ANTI JOIN lctr b ON b.n = a.n AND b.parts = a.conjugate
-    UNION ALL
-    SELECT 'downright', a.n, a.parts FROM downright a
-    ANTI JOIN downright b ON b.n = a.n AND b.parts = a.conjugate
+    FROM downright a LEFT JOIN downright b ON b.n = a.n AND b.parts = a.conjugate
 ),
 item1 AS (
     SELECT a.n, a.parts, a.conjugate,
@@ -47,14 +41,13 @@ item1 AS (
     FROM lctr a
 )
 SELECT game, n, parts,
-       concat_ws(',', CASE WHEN d_sg THEN 'sg' END, CASE WHEN d_sg_misere THEN 'sg_misere' END,
-                 CASE WHEN d_nodes THEN 'nodes' END, CASE WHEN d_leaves THEN 'leaves' END,
-                 CASE WHEN d_states THEN 'states' END, CASE WHEN d_height THEN 'height' END,
-                 CASE WHEN d_flags THEN 'flags' END) AS differs
+       CASE WHEN missing THEN 'conjugate record missing'
+            ELSE concat_ws(',', CASE WHEN d_sg THEN 'sg' END, CASE WHEN d_sg_misere THEN 'sg_misere' END,
+                           CASE WHEN d_nodes THEN 'nodes' END, CASE WHEN d_leaves THEN 'leaves' END,
+                           CASE WHEN d_states THEN 'states' END, CASE WHEN d_height THEN 'height' END,
+                           CASE WHEN d_flags THEN 'flags' END) END AS differs
 FROM pairs
-WHERE d_sg OR d_sg_misere OR d_nodes OR d_leaves OR d_states OR d_height OR d_flags
-UNION ALL
-SELECT game, n, parts, 'conjugate record missing' FROM missing
+WHERE missing OR d_sg OR d_sg_misere OR d_nodes OR d_leaves OR d_states OR d_height OR d_flags
 UNION ALL
 SELECT 'lctr', i.n, i.parts, 'item 1: λ''[1,0] <> (λ[0,1])'''
 FROM item1 i JOIN lctr f ON f.parts = i.l

@@ -17,10 +17,11 @@ WITH classified AS (
     FROM records
 ),
 counted AS (
-    SELECT *,
-        count(*) OVER (PARTITION BY game, class1, class2) AS records_in_region,
-        row_number() OVER (PARTITION BY game, class1, class2 ORDER BY n, parts) AS pos
+    SELECT game, class1, class2,
+        count(*) AS records_in_region,
+        min({'n': n, 'parts': parts, 'sg': sg, 'sg_misere': sg_misere}) AS first
     FROM classified
+    GROUP BY game, class1, class2
 ),
 regions(class1, class2, class1_name, class2_name, figure7, figure7_occupants) AS (
     VALUES
@@ -50,16 +51,16 @@ SELECT
     r.class1_name,
     r.class2_name,
     r.figure7,
-    c.n AS witness_n,
-    c.parts AS witness,
-    c.sg AS witness_sg,
-    c.sg_misere AS witness_sg_misere,
+    c.first.n AS witness_n,
+    c.first.parts AS witness,
+    c.first.sg AS witness_sg,
+    c.first.sg_misere AS witness_sg_misere,
     coalesce(c.records_in_region, 0) AS records_in_region,
     r.figure7_occupants
 FROM games AS g
 CROSS JOIN regions AS r
 LEFT JOIN counted AS c
-    ON c.game = g.game AND c.class1 = r.class1 AND c.class2 = r.class2 AND c.pos = 1
+    ON c.game = g.game AND c.class1 = r.class1 AND c.class2 = r.class2
 ORDER BY g.game,
     list_position(['F', 'R', 'N'''], r.class2),
     list_position(['P', 'M', 'T', 'D', 'N'], r.class1)

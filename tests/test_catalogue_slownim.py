@@ -21,10 +21,11 @@ SELECT = ["slownim.*"]
 IDS = {
     "slownim.algorithm1", "slownim.algorithm2", "slownim.conjecture1", "slownim.corollary2-5",
     "slownim.example1-all-stacks", "slownim.example1-any-stacks", "slownim.example1-one-stack",
-    "slownim.example3", "slownim.example4", "slownim.lemma2-6", "slownim.lemma2-7", "slownim.lemma2-8",
-    "slownim.lemma3-1", "slownim.lemma3-2", "slownim.m-rule", "slownim.remark4-2", "slownim.remark6-2-1",
-    "slownim.remark6-2-2", "slownim.section2-3-game-trees", "slownim.theorem2-3", "slownim.theorem3-3",
-    "slownim.theorem4-1", "slownim.theorem5-1", "slownim.theorem6-1",
+    "slownim.example3", "slownim.example4", "slownim.example8", "slownim.lemma2-6", "slownim.lemma2-7",
+    "slownim.lemma2-8", "slownim.lemma3-1", "slownim.lemma3-2", "slownim.m-rule", "slownim.remark4-2",
+    "slownim.remark6-2-1", "slownim.remark6-2-2", "slownim.section2-3-game-trees",
+    "slownim.section5-difference", "slownim.theorem2-3", "slownim.theorem3-3", "slownim.theorem4-1",
+    "slownim.theorem5-1", "slownim.theorem6-1",
 }  # fmt: skip
 
 ERRATA = {"slownim.algorithm2", "slownim.m-rule", "slownim.section2-3-game-trees", "slownim.theorem5-1"}
@@ -43,7 +44,7 @@ def test_catalogue_holds_on_small_store(small_store: Path, verify_ids) -> None:
     for i, r in results.items():
         assert r["status"] == ("no data" if i in NO_DATA else "holds"), r
         if i not in NO_DATA:
-            assert r["rows"] > 0 and r["max_n"] == 14, r
+            assert r["rows"] > 0, r
     for i in ERRATA:  # confirmed: the corrected query is empty, the printed one is not
         assert results[i]["printed_counterexamples"] > 0, results[i]
 
@@ -87,6 +88,7 @@ CASES = [
             "slownim.theorem4-1",  # no odd stack: must be P
             "slownim.theorem3-3",  # (s, o) = (2, 0) is in S3
             "slownim.remark6-2-2",  # P in SN(4,{3,4}) but no longer in SN(4,3)
+            "slownim.section5-difference",  # outcomes in the two games differ at (s, o) = (2, 0)
             "slownim.m-rule",  # its own M-rule move (to (2,1,1,1), an N-position) no longer wins
         },
         id="sn4_3-sg-no-odd-stack",
@@ -99,20 +101,9 @@ CASES = [
             "slownim.theorem4-1",  # no odd stack
             "slownim.theorem5-1",  # corrected form: o = 0 <= min(2, 2)
             "slownim.conjecture1",  # A = {3, 4} = {k..n}: reported as a discovery
+            "slownim.section5-difference",  # outcomes in SN(4,3), SN(4,{3,4}) differ at (2, 0)
         },
         id="sn4_3-4-sg-the-erratum-position",
-    ),
-    pytest.param(
-        "sn5_4-5",
-        [3, 3, 3, 3, 2],
-        {"sg": 0},
-        {
-            "slownim.theorem4-1",  # four odd stacks, 4 ∈ A: must be N
-            "slownim.theorem5-1",  # (s, o) = (6, 4): 4 > min(6, 0)
-            "slownim.conjecture1",
-            "slownim.remark6-2-2",  # now P in SN(5,{4,5}) but N in SN(5,4)
-        },
-        id="sn5_4-5-sg",
     ),
     pytest.param(
         "sn3_2",
@@ -125,17 +116,6 @@ CASES = [
             "slownim.section2-3-game-trees",  # sg differs from that of its reduction (2,1,1)
         },
         id="sn3_2-sg-non-reduced",
-    ),
-    pytest.param(
-        "sn2_1",
-        [7],
-        {"sg": 0},
-        {
-            "slownim.example1-one-stack",  # SN(n,1): sg = N mod 2
-            "slownim.theorem3-3",  # SN(2,1) is SN(n, n−1)
-            "slownim.theorem4-1",  # one odd stack, 1 ∈ A
-        },
-        id="sn2_1-sg",
     ),
     pytest.param(
         "sn2_1",
@@ -178,13 +158,6 @@ CASES = [
     ),
     pytest.param(
         "sn4_3",
-        [3, 3, 2, 1],
-        {"sg_misere": 5},
-        {"slownim.section2-3-game-trees"},  # the reduction of (6,5,2,1), (4,3,2,1), …
-        id="sn4_3-sg-misere-of-a-reduction",
-    ),
-    pytest.param(
-        "sn4_3",
         [6, 5, 2, 1],
         {"states": 10},
         {"slownim.example4"},  # nine distinct positions
@@ -221,18 +194,9 @@ CASES = [
             "slownim.lemma2-8",  # a move from this "reduced" position needs reduction outside R1, R2
             "slownim.lemma3-2",  # … and does not reduce as Lemma 3.2 says
             "slownim.remark4-2",  # (3,2,2) is not reduced, one more token on top gives a "reduced" one
+            "slownim.example8",  # "reduced", yet (5,2,2) is not reduced and does not reduce to it
         },
         id="sn4_3-reduced-flag-true",
-    ),
-    pytest.param(
-        "sn6_2",
-        [2, 2],
-        {"reduced": False},
-        {
-            "slownim.theorem2-3",
-            "slownim.lemma2-8",  # (3,3) → (2,2) on both maximal stacks: no reduction may be needed
-        },
-        id="sn6_2-reduced-flag-false",
     ),
     pytest.param(
         "sn4_3",
@@ -244,13 +208,6 @@ CASES = [
             "slownim.lemma3-2",  # its own moves that need reduction, from s = 3 = k
         },
         id="sn4_3-sum-mod",
-    ),
-    pytest.param(
-        "sn5_4",
-        [3, 3, 3, 3, 1],
-        {"odd_stacks": 3},
-        {"slownim.lemma2-7", "slownim.lemma3-1", "slownim.lemma3-2"},
-        id="sn5_4-odd-stacks",
     ),
 ]
 

@@ -12,9 +12,15 @@ total N has index ``offset[N] + rank(x)``, where ``rank`` is its place in the le
 the partitions of N into at most ``s`` parts, computed in O(s) from the table ``c[n, k, m]`` of
 partitions of n into at most k parts each at most m. A game is solved level by level into a
 module-level cache (values, AND/OR summaries for the flags, and the option lists in CSR form), so a
-run in increasing N (the runner's ``parallel = False`` chain) solves each position once per game;
-``states`` (a set union, SPEC §4) is a depth-first search over the cached option lists with a stamp
-array. All per-position work is numba; Python only moves whole arrays.
+run in increasing N (the runner's ``parallel = False`` chain) solves each position once per game.
+``states`` (a set union, SPEC §4) is computed exactly over the cached option lists for blocks of
+up to 1024 starts at once (bit masks pushed down level by level, :func:`_count_states`); when
+1 ∈ A the reachable positions are exactly those dominated by the start, counted in closed form
+(:func:`_count_dominated`). Counts are exact int64, and NULL beyond 2^63 − 1 (SPEC §4). Every
+column, reduced forms included, is computed on the actual position: the reduced form has the same
+sg, sg_misere and height (paper, Lemma 2.1) but not the same nodes, leaves or states (SPEC §4
+counts distinct multisets; SN(4,{3}): (2,1,1,1) has 2 moves, its reduced form (1,1,1,1) one).
+All per-position work is numba; Python only moves whole arrays.
 
 >>> SlowNimGame.parse("sn9_9-8").game_id
 'sn9_8-9'
@@ -41,7 +47,6 @@ from pipeline.games.moveset import (
     F_ALL,
     O_IS01,
     O_IS10,
-    OVER,
     _sadd,
 )
 from pipeline.schema import SLOWNIM_SCHEMA
@@ -49,8 +54,13 @@ from pipeline.schema import SLOWNIM_SCHEMA
 #: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
 #: position counts (partitions into at most s parts) within what one process can hold.
 MAX_STACKS = 30
-#: Largest number of positions (all totals up to N) one game may cache (≈ 100 bytes each).
-MAX_POSITIONS = 60_000_000
+#: Largest number of positions (all totals up to N) one game may cache (≈ 80 bytes each).
+MAX_POSITIONS = 30_000_000
+
+#: Starts per block of the states union (:func:`_count_states`), in 64-bit words.
+STATE_WORDS = 16
+#: Bytes the masks of :func:`_count_states` may take (fewer words per block beyond).
+STATE_BYTES = 256 << 20
 
 _ID = re.compile(r"sn(\d+)_(\d+(?:-\d+)*)")
 
@@ -295,11 +305,96 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
 # Records of one shard
 # --------------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, stamp, token, out):  # pragma: no cover
+def _count_dominated(x, s, ways):  # pragma: no cover
+    """Positions y (non-increasing, length s) with y_i ≤ x_i for every i: ``states`` of x when
+    1 ∈ A. Moves only lower stacks, so every reachable y is dominated by x (sorted); with ℓ = 1
+    allowed, every dominated y is reached one token at a time. After step i, ``ways[u]`` counts the
+    tails (y_i, y_{i+1}, …) with y_i ≤ u, built from the last stack up; O(s · max x).
+    """
+    top = x[0]
+    for u in range(top + 1):
+        ways[u] = 1 if u <= x[s - 1] else 0
+    for u in range(1, top + 1):
+        ways[u] += ways[u - 1]
+    for i in range(s - 2, -1, -1):
+        # tails from i with y_i ≤ u: Σ over v ≤ min(u, x_i) of the tails from i+1 with y_{i+1} ≤ v
+        acc = np.int64(0)
+        for u in range(top + 1):
+            if u <= x[i]:
+                acc += ways[u]
+            ways[u] = acc
+    return ways[top]
+
+
+@numba.njit(cache=True)
+def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no cover
+    """``states`` (SPEC §4: distinct positions reachable, the start included) of the positions of
+    total ``n`` with ranks ``lo ≤ rank < hi``, exactly.
+
+    A set union, done for a block of ``64 · words`` starts at once: each position y gets the bit
+    mask of the starts that reach it, ``mask(y) = ⋁ mask(z)`` over the z with a move z → y, pushed
+    down level by level (totals decrease along every move, so level T is final once the levels
+    above are done; only positions some start reaches are visited). Each start's count is the
+    number of visited y whose mask holds its bit, summed in bit-sliced counters (``planes[w, c]``
+    is bit c of the 64 counters of word w). Cost: the edges of the union of the block's reachable
+    sets, times ``words``, instead of the edges of every reachable set, start by start.
+    """
+    npos = off[n + 1]
+    mask = np.zeros((npos, words), dtype=np.uint64)
+    seen = np.zeros(npos, dtype=np.int32)
+    lst = np.zeros(npos, dtype=np.int32)  # visited positions, level T in lst[off[T]:off[T]+fill[T]]
+    fill = np.zeros(n + 1, dtype=np.int64)
+    planes = np.zeros((words, 48), dtype=np.uint64)
+    block = 64 * words
+    tok = 0
+    for b0 in range(lo, hi, block):
+        b1 = min(hi, b0 + block)
+        tok += 1
+        fill[:] = 0
+        planes[:, :] = 0
+        for k in range(b1 - b0):
+            p = off[n] + b0 + k
+            mask[p, k >> 6] |= np.uint64(1) << np.uint64(k & 63)
+            seen[p] = tok
+            lst[off[n] + fill[n]] = p
+            fill[n] += 1
+        for level in range(n, -1, -1):
+            base = off[level]
+            for i in range(fill[level]):  # moves lower the total: this list is complete now
+                y = lst[base + i]
+                for w in range(words):
+                    carry = mask[y, w]
+                    c = 0
+                    while carry != np.uint64(0):
+                        both = planes[w, c] & carry
+                        planes[w, c] ^= carry
+                        carry = both
+                        c += 1
+                for e in range(estart[y], estart[y + 1]):
+                    t = edges[e]
+                    if seen[t] != tok:
+                        seen[t] = tok
+                        lt = np.searchsorted(off, t, side="right") - 1
+                        lst[off[lt] + fill[lt]] = t
+                        fill[lt] += 1
+                    for w in range(words):
+                        mask[t, w] |= mask[y, w]
+                for w in range(words):
+                    mask[y, w] = np.uint64(0)
+        for k in range(b1 - b0):
+            w = k >> 6
+            bit = np.uint64(k & 63)
+            v = np.int64(0)
+            for c in range(48):
+                v |= np.int64((planes[w, c] >> bit) & np.uint64(1)) << c
+            o_states[b0 - lo + k] = v
+
+
+@numba.njit(cache=True)
+def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # pragma: no cover
     """Write the records of the positions of total ``n`` with ranks ``lo ≤ rank < hi`` into ``out``.
 
-    ``states`` (SPEC §4) is counted by a depth-first search over the cached options, marking
-    positions with ``token + k`` in ``stamp``. Features as for board games (SPEC §1, on the nonzero
+    ``states`` by :func:`_count_states`. Features as for board games (SPEC §1, on the nonzero
     parts); ``reduced``, ``reduced_parts`` (Algorithm 1 of the paper: while max > ⌊Σ/a⌋, chop every
     stack to ⌊Σ/a⌋), ``odd_stacks`` and ``sum_mod`` per SPEC §2.3 / §8.3.
     """
@@ -310,7 +405,10 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, stamp, token, ou
      o_reduced, o_red, o_red_off, o_odd, o_summod) = out
     x = np.zeros(s, dtype=np.int64)
     r = np.zeros(s, dtype=np.int64)
-    stack = np.zeros(off[n + 1], dtype=np.int32)
+    if a == 1:
+        box = np.zeros(n + 2, dtype=np.int64)
+    else:
+        _count_states(n, lo, hi, off, estart, edges, words, o_states)
     _unrank(lo, s, n, ctab, x)
     ppos = 0
     cpos = 0
@@ -328,23 +426,8 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, stamp, token, ou
         fl = andb[p]
         for f in range(6):
             o_flags[k, f] = (fl >> f) & 1
-        # ---- states: distinct positions reachable from p, p included ----
-        tok = token + k + 1
-        stamp[p] = tok
-        stack[0] = p
-        sp = 1
-        states = 1
-        while sp > 0:
-            sp -= 1
-            v = stack[sp]
-            for e in range(estart[v], estart[v + 1]):
-                t = edges[e]
-                if stamp[t] != tok:
-                    stamp[t] = tok
-                    states += 1
-                    stack[sp] = t
-                    sp += 1
-        o_states[k] = states
+        if a == 1:
+            o_states[k] = _count_dominated(x, s, box)
         # ---- features of the nonzero parts (SPEC §1) ----
         depth = 0
         while depth < s and x[depth] > 0:
@@ -403,7 +486,7 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, stamp, token, ou
 # --------------------------------------------------------------------------------------------------
 @dataclass
 class _Solved:
-    """Every position of total ≤ ``level`` of one game, solved (values, options, stamps)."""
+    """Every position of total ≤ ``level`` of one game, solved: values and options (CSR), by index."""
 
     s: int
     amask: int
@@ -418,8 +501,6 @@ class _Solved:
     edges: np.ndarray = field(default_factory=lambda: np.zeros(1024, np.int32))
     ne: int = 0
     marks: np.ndarray = field(default_factory=lambda: np.zeros((2, 64), np.int64))
-    stamp: np.ndarray = field(default_factory=lambda: np.zeros(1, np.int32))
-    token: int = 0
 
     def tables(self, n: int) -> None:
         """Counting table and level offsets for totals ≤ n (rebuilt, doubling, when n grows)."""
@@ -440,11 +521,11 @@ class _Solved:
         need = int(self.off[n + 1])
         if need > MAX_POSITIONS:
             raise SlowNimError(f"SN(s={self.s}) up to N={n} has {need:,} positions, beyond the "
-                               f"supported {MAX_POSITIONS:,}; lower --max-n")
+                               f"supported {MAX_POSITIONS:,}; lower --max-n")  # as in shard_count
         have = self.values[0].shape[0] if self.values else 0
         if need + 1 > have:
             size = max(need + 1, 2 * have)
-            dtypes = (np.int64,) * 7
+            dtypes = (np.int32, np.int32, np.int64, np.int64, np.int32, np.int16, np.int8)
             grown = tuple(np.zeros(size, dt) for dt in dtypes)
             for new, old in zip(grown, self.values, strict=False):
                 new[: old.shape[0]] = old
@@ -452,8 +533,6 @@ class _Solved:
             estart = np.zeros(size + 1, np.int64)
             estart[: self.estart.shape[0]] = self.estart
             self.estart = estart
-            self.stamp = np.zeros(size, np.int32)
-            self.token = 0
         for level in range(self.level + 1, n + 1):
             self.edges, self.ne, self.marks = _solve_level(
                 level, self.s, self.amask, self.amin, self.amax, self.ctab, self.off, self.values,
@@ -509,7 +588,23 @@ class SlowNimGame:
         return self._counts[n]
 
     def shard_count(self, n: int, max_records: int) -> int:
+        """Shards of at most ``max_records`` consecutive starts (in rank order) of total n.
+
+        Refuses, at planning time, a total whose positions (all totals up to n, which the cache
+        holds) exceed MAX_POSITIONS.
+        """
+        self.positions(n)
+        held = sum(self._counts[: n + 1])
+        if held > MAX_POSITIONS:
+            raise SlowNimError(f"{self.game_id} up to N={n} has {held:,} positions, beyond the supported "
+                               f"{MAX_POSITIONS:,}; lower --max-n")
         return max(1, -(-self.positions(n) // max_records))
+
+    @staticmethod
+    def _words(records: int, npos: int) -> int:
+        """Words (64 starts each) per block of the states union: no more than the records need,
+        at most STATE_WORDS, and masks within STATE_BYTES."""
+        return max(1, min(STATE_WORDS, -(-records // 64), STATE_BYTES // (8 * max(npos, 1))))
 
     def _solved(self) -> _Solved:
         solved = _CACHE.get(self.game_id)
@@ -531,8 +626,7 @@ class SlowNimGame:
         records = hi - lo
         out = _output_arrays(records, self.stacks, n)
         got = _records(n, lo, hi, self.stacks, self.moves[0], solved.ctab, solved.off, solved.values,
-                       solved.estart, solved.edges, solved.stamp, solved.token, out)
-        solved.token += records
+                       solved.estart, solved.edges, self._words(records, int(solved.off[n + 1])), out)
         if got != records:
             raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {records}")
         return slownim_table(n, self.stacks, self.moves, out)
@@ -609,4 +703,4 @@ def slownim_table(n: int, stacks: int, moves: tuple[int, ...], out: tuple[np.nda
     return pa.Table.from_arrays(columns, schema=SLOWNIM_SCHEMA)
 
 
-__all__ = ["MAX_STACKS", "OVER", "SlowNimError", "SlowNimGame"]
+__all__ = ["MAX_STACKS", "SlowNimError", "SlowNimGame", "slownim_table"]

@@ -176,7 +176,7 @@ def _sadd(a, b):  # pragma: no cover
     return a + b
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _intern(length, child, head, e_len, e_child, e_next, top):  # pragma: no cover
     """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
 
@@ -199,7 +199,7 @@ def _intern(length, child, head, e_len, e_child, e_next, top):  # pragma: no cov
     return e + 1, True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _undo_entries(down_to, head, e_len, e_child, e_next, top):  # pragma: no cover
     mask = head.shape[0] - 1
     while top[0] > down_to:
@@ -235,12 +235,16 @@ def _mex(low, high, w_count):  # pragma: no cover
 
 
 @numba.njit(cache=True)
-def _solve_row(kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits, interning, hi_sg, hi_sgm):  # pragma: no cover # noqa: E501
+def _solve_row(
+    kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
+    head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
+):  # pragma: no cover
     """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
 
     Returns how many of its sub-partitions are new (not a sub-partition of a lower row).
+    Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
+    function costs a reference-count round trip per array per call.
     """
-    head, e_len, e_child, e_next, top = interning
     n_steps = steps.shape[0]
     n_rays = rays.shape[0]
     length = rows[kr]
@@ -403,14 +407,13 @@ def solve_moveset(
     while nb < 4 * size:
         nb *= 2
     cap = size * size
-    interning = (
-        np.full(nb, -1, dtype=np.int64),  # chain heads
-        np.zeros(cap, dtype=np.int64),  # entry: top row length
-        np.zeros(cap, dtype=np.int64),  # entry: id of the sub-partition below
-        np.zeros(cap, dtype=np.int64),  # entry: next in chain
-        np.zeros(1, dtype=np.int64),  # stack height
-    )
-    head, e_len, e_child, e_next, top = interning
+    # Interning table of sub-partitions: chain heads, entries (top row length, id of the
+    # sub-partition below, next in chain), stack height.
+    head = np.full(nb, -1, dtype=np.int64)
+    e_len = np.zeros(cap, dtype=np.int64)
+    e_child = np.zeros(cap, dtype=np.int64)
+    e_next = np.zeros(cap, dtype=np.int64)
+    top = np.zeros(1, dtype=np.int64)
     stamp = np.zeros(cap + 1, dtype=np.int64)
     hi_sg = np.zeros(w_count, dtype=np.uint64)
     hi_sgm = np.zeros(w_count, dtype=np.uint64)
@@ -438,7 +441,8 @@ def solve_moveset(
             sums[k + 1] = sums[k] + rows[k]
             entries_below[k] = top[0]
             new_ids = _solve_row(
-                k, rows, steps, rays, exits, w_count, cell, ray, ray_bits, interning, hi_sg, hi_sgm
+                k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
+                head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
             )
             distinct_below[k + 1] = distinct_below[k] + new_ids
         st[0] = base
@@ -456,7 +460,8 @@ def solve_moveset(
                 kr = st[0] - 1
                 entries_below[kr] = top[0]
                 new_ids = _solve_row(
-                    kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits, interning, hi_sg, hi_sgm
+                    kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
+                    head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 continue

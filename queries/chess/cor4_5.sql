@@ -7,20 +7,37 @@
 -- covers: downright, king, rook, queen; every partition except (1)
 -- domain: SELECT n FROM downright WHERE n > 1 UNION ALL SELECT n FROM king WHERE n > 1
 --   UNION ALL SELECT n FROM rook WHERE n > 1 UNION ALL SELECT n FROM queen WHERE n > 1
-WITH t AS (
-    SELECT 'downright' AS game, n, parts, sg, sg_misere FROM downright
-    UNION ALL SELECT 'king', n, parts, sg, sg_misere FROM king
-    UNION ALL SELECT 'rook', n, parts, sg, sg_misere FROM rook
-    UNION ALL SELECT 'queen', n, parts, sg, sg_misere FROM queen
-),
-m AS (
-    SELECT game, n, parts, sg_misere,
-           list_filter(list_transform(parts, lambda x, p: CASE WHEN p = len(parts) OR x > parts[p + 1]
-                                                              THEN x - 1 ELSE x END),
-                       lambda x: x > 0)::SMALLINT[] AS minus
-    FROM t WHERE n > 1
+WITH c AS (
+    SELECT 'downright' AS game, m.n, m.parts, m.sg_misere, m.minus AS corners_removed, s.sg AS corners_removed_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]),
+                                            lambda z: CASE WHEN z[1] > coalesce(z[2], 0) THEN z[1] - 1 ELSE z[1] END),
+                             lambda x: x > 0)::SMALLINT[] AS minus
+          FROM downright WHERE n > 1) AS m
+    LEFT JOIN downright AS s ON s.parts = m.minus
+    UNION ALL
+    SELECT 'king' AS game, m.n, m.parts, m.sg_misere, m.minus AS corners_removed, s.sg AS corners_removed_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]),
+                                            lambda z: CASE WHEN z[1] > coalesce(z[2], 0) THEN z[1] - 1 ELSE z[1] END),
+                             lambda x: x > 0)::SMALLINT[] AS minus
+          FROM king WHERE n > 1) AS m
+    LEFT JOIN king AS s ON s.parts = m.minus
+    UNION ALL
+    SELECT 'rook' AS game, m.n, m.parts, m.sg_misere, m.minus AS corners_removed, s.sg AS corners_removed_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]),
+                                            lambda z: CASE WHEN z[1] > coalesce(z[2], 0) THEN z[1] - 1 ELSE z[1] END),
+                             lambda x: x > 0)::SMALLINT[] AS minus
+          FROM rook WHERE n > 1) AS m
+    LEFT JOIN rook AS s ON s.parts = m.minus
+    UNION ALL
+    SELECT 'queen' AS game, m.n, m.parts, m.sg_misere, m.minus AS corners_removed, s.sg AS corners_removed_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]),
+                                            lambda z: CASE WHEN z[1] > coalesce(z[2], 0) THEN z[1] - 1 ELSE z[1] END),
+                             lambda x: x > 0)::SMALLINT[] AS minus
+          FROM queen WHERE n > 1) AS m
+    LEFT JOIN queen AS s ON s.parts = m.minus
 )
-SELECT m.game, m.n, m.parts, m.sg_misere, m.minus AS corners_removed, s.sg AS corners_removed_sg
-FROM m
-LEFT JOIN t AS s ON s.game = m.game AND s.parts = m.minus
-WHERE (m.sg_misere = 0) IS DISTINCT FROM (s.sg = 0)
+SELECT * FROM c WHERE (sg_misere = 0) IS DISTINCT FROM (corners_removed_sg = 0)

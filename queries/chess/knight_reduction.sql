@@ -5,18 +5,19 @@
 --   #{j ≥ 0 : cell (2i+j, i+2j) ∈ λ} cells. Then (Knight, λ) is game-equivalent to (Downright, φ_N(λ))
 --   and SG_Knight(λ) = SG_D(φ_N(λ)). Game-equivalent games have isomorphic game trees, so sg,
 --   sg_misere, nodes, leaves, height and the six CGH flags agree (states is not compared). Knight
---   records whose φ_N(λ) is empty (no move at all: φ_N(λ) = (1) iff terminal) are included.
+--   records with no move at all (φ_N(λ) = (1)) are included. |φ_N(λ)| ≤ |λ|, so the records with n
+--   up to the largest Downright n are examined.
 -- covers: knight, downright; every partition
--- domain: SELECT n FROM knight WHERE (SELECT count(*) FROM downright) > 0
+-- domain: SELECT n FROM knight WHERE n <= (SELECT max(n) FROM downright)
 WITH q AS (
     SELECT n, parts,
            row(sg, sg_misere, nodes, leaves, height, domestic, tame, pet, miserable, forced, returnable) AS v,
            list_filter(
-               list_transform(range(len(parts)),
-                   lambda i: len(list_filter(range(len(parts)),
-                       lambda j: 2 * i + j < len(parts) AND parts[2 * i + j + 1] > i + 2 * j))),
+               list_transform(range((len(parts) + 1) // 2),
+                   lambda i: len(list_filter(range(len(parts) - 2 * i),
+                       lambda j: parts[2 * i + j + 1] > i + 2 * j))),
                lambda x: x > 0)::SMALLINT[] AS phi
-    FROM knight
+    FROM knight WHERE n <= (SELECT max(n) FROM downright)
 )
 SELECT 'knight' AS game, q.n, q.parts, q.v AS record, q.phi AS downright_parts,
        row(d.sg, d.sg_misere, d.nodes, d.leaves, d.height,

@@ -5,20 +5,21 @@
 --   game-equivalent to (Downright, φ(λ)); in particular SG_Pawn(λ) = SG_D(φ(λ)). By conjugation
 --   (Observation 3.4) the transposed pawn satisfies (pawn_t, λ) ≅ (Downright, φ(λ')). Game-equivalent
 --   games have isomorphic game trees, so sg, sg_misere, nodes, leaves, height and the six CGH flags
---   agree (states is not compared: φ may identify distinct positions).
+--   agree (states is not compared: φ may identify distinct positions). |φ(λ)| ≤ |λ|, so the records
+--   with n up to the largest Downright n are examined.
 -- correction: SPEC §8.4: φ fits the Pawn of Definition 3.1 (our pawn, right or diagonal); the
 --   pawn_t line is its transpose.
 -- covers: pawn, pawn_t, downright; every partition
--- domain: SELECT n FROM pawn WHERE (SELECT count(*) FROM downright) > 0
---   UNION ALL SELECT n FROM pawn_t WHERE (SELECT count(*) FROM downright) > 0
+-- domain: SELECT n FROM pawn WHERE n <= (SELECT max(n) FROM downright)
+--   UNION ALL SELECT n FROM pawn_t WHERE n <= (SELECT max(n) FROM downright)
 WITH p AS (
     SELECT 'pawn' AS game, n, parts, parts AS base,
            row(sg, sg_misere, nodes, leaves, height, domestic, tame, pet, miserable, forced, returnable) AS v
-    FROM pawn
+    FROM pawn WHERE n <= (SELECT max(n) FROM downright)
     UNION ALL
     SELECT 'pawn_t', n, parts, conjugate,
            row(sg, sg_misere, nodes, leaves, height, domestic, tame, pet, miserable, forced, returnable)
-    FROM pawn_t
+    FROM pawn_t WHERE n <= (SELECT max(n) FROM downright)
 ),
 q AS (
     SELECT *, list_filter(list_transform(base, lambda x, i: x - i + 1), lambda x: x > 0)::SMALLINT[] AS phi

@@ -12,21 +12,33 @@
 --   UNION ALL SELECT n FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2
 --   UNION ALL SELECT n FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1
 --   UNION ALL SELECT n FROM knight WHERE len(parts) >= 4 AND parts[4] > 3
-WITH t AS (
-    SELECT 'downright' AS game, n, parts, sg, 1 AS di, 1 AS dj FROM downright
-    UNION ALL SELECT 'pawn', n, parts, sg, 1, 2 FROM pawn
-    UNION ALL SELECT 'pawn_t', n, parts, sg, 2, 1 FROM pawn_t
-    UNION ALL SELECT 'knight', n, parts, sg, 3, 3 FROM knight
+WITH m AS (
+    SELECT 'downright' AS game, n, parts, sg, [1, 1] AS cell,
+           list_filter(list_transform(parts[2:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[] AS mirror
+    FROM downright WHERE len(parts) >= 2 AND parts[2] > 1
+    UNION ALL
+    SELECT 'pawn', n, parts, sg, [1, 2],
+           list_filter(list_transform(parts[2:], lambda x: x - 2), lambda x: x > 0)::SMALLINT[]
+    FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2
+    UNION ALL
+    SELECT 'pawn_t', n, parts, sg, [2, 1],
+           list_filter(list_transform(parts[3:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[]
+    FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1
+    UNION ALL
+    SELECT 'knight', n, parts, sg, [3, 3],
+           list_filter(list_transform(parts[4:], lambda x: x - 3), lambda x: x > 0)::SMALLINT[]
+    FROM knight WHERE len(parts) >= 4 AND parts[4] > 3
 ),
-m AS (
-    SELECT game, n, parts, sg, di, dj,
-           list_filter(list_transform(parts[di + 1:], lambda x: x - dj), lambda x: x > 0)::SMALLINT[] AS mirror
-    FROM t
+s AS (
+    SELECT 'downright' AS game, parts, sg FROM downright
+    UNION ALL SELECT 'pawn', parts, sg FROM pawn
+    UNION ALL SELECT 'pawn_t', parts, sg FROM pawn_t
+    UNION ALL SELECT 'knight', parts, sg FROM knight
 )
-SELECT m.game, m.n, m.parts, m.sg, [m.di, m.dj] AS cell, m.mirror, s.sg AS mirror_sg
+SELECT m.game, m.n, m.parts, m.sg, m.cell, m.mirror, s.sg AS mirror_sg
 FROM m
-JOIN t AS s ON s.game = m.game AND s.parts = m.mirror
-WHERE len(m.mirror) > 0 AND m.sg <> s.sg
+LEFT JOIN s ON s.game = m.game AND s.parts = m.mirror
+WHERE s.sg IS DISTINCT FROM m.sg
 -- printed form:
 SELECT 'pawn' AS game, a.n, a.parts, a.sg, b.parts AS mirror, b.sg AS mirror_sg
 FROM pawn AS a

@@ -13,30 +13,61 @@
 --   UNION ALL SELECT n FROM pawn_t WHERE height > 0 UNION ALL SELECT n FROM knight WHERE height > 0
 --   UNION ALL SELECT n FROM bishop WHERE height > 0 UNION ALL SELECT n FROM king WHERE height > 0
 --   UNION ALL SELECT n FROM rook WHERE height > 0 UNION ALL SELECT n FROM queen WHERE height > 0
-WITH t AS (
-    SELECT 'downright' AS game, n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: greatest(x - 1, coalesce(parts[p + 1], 0))) AS rows_ FROM downright
-    UNION ALL SELECT 'king', n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: greatest(x - 1, coalesce(parts[p + 1], 0))) FROM king
-    UNION ALL SELECT 'rook', n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: greatest(x - 1, coalesce(parts[p + 1], 0))) FROM rook
-    UNION ALL SELECT 'queen', n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: greatest(x - 1, coalesce(parts[p + 1], 0))) FROM queen
-    UNION ALL SELECT 'pawn', n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: x - 1) FROM pawn
-    UNION ALL SELECT 'pawn_t', n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: coalesce(parts[p + 1], 0)) FROM pawn_t
-    UNION ALL SELECT 'knight', n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: greatest(coalesce(parts[p + 1], 0) - 2, coalesce(parts[p + 2], 0) - 1))
-           FROM knight
-    UNION ALL SELECT 'bishop', n, parts, sg, sg_misere, height,
-           list_transform(parts, lambda x, p: coalesce(parts[p + 1], 0) - 1) FROM bishop
-),
-tr AS (
-    SELECT game, n, parts, sg_misere, list_filter(rows_, lambda x: x > 0)::SMALLINT[] AS trunc
-    FROM t WHERE height > 0
+WITH tr AS (
+    SELECT 'downright' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM downright WHERE height > 0) AS t
+    LEFT JOIN downright AS s ON s.parts = t.trunc
+    UNION ALL
+    SELECT 'king' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM king WHERE height > 0) AS t
+    LEFT JOIN king AS s ON s.parts = t.trunc
+    UNION ALL
+    SELECT 'rook' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM rook WHERE height > 0) AS t
+    LEFT JOIN rook AS s ON s.parts = t.trunc
+    UNION ALL
+    SELECT 'queen' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM queen WHERE height > 0) AS t
+    LEFT JOIN queen AS s ON s.parts = t.trunc
+    UNION ALL
+    SELECT 'pawn' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(parts, lambda x: x - 1),
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM pawn WHERE height > 0) AS t
+    LEFT JOIN pawn AS s ON s.parts = t.trunc
+    UNION ALL
+    SELECT 'pawn_t' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(parts[2:],
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM pawn_t WHERE height > 0) AS t
+    LEFT JOIN pawn_t AS s ON s.parts = t.trunc
+    UNION ALL
+    SELECT 'knight' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(list_zip(parts[2:], parts[3:]), lambda z: greatest(z[1] - 2, coalesce(z[2], 0) - 1)),
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM knight WHERE height > 0) AS t
+    LEFT JOIN knight AS s ON s.parts = t.trunc
+    UNION ALL
+    SELECT 'bishop' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
+    FROM (SELECT n, parts, sg_misere,
+                 list_filter(list_transform(parts[2:], lambda x: x - 1),
+                             lambda x: x > 0)::SMALLINT[] AS trunc
+          FROM bishop WHERE height > 0) AS t
+    LEFT JOIN bishop AS s ON s.parts = t.trunc
 )
-SELECT tr.game, tr.n, tr.parts, tr.sg_misere, tr.trunc, s.sg AS trunc_sg
-FROM tr
-LEFT JOIN t AS s ON s.game = tr.game AND s.parts = tr.trunc
-WHERE (tr.sg_misere = 0) IS DISTINCT FROM (s.sg = 0)
+SELECT * FROM tr WHERE (sg_misere = 0) IS DISTINCT FROM (trunc_sg = 0)

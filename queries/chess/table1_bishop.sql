@@ -1,0 +1,42 @@
+-- id: chess.table1_bishop
+-- source: impartial-chess.txt, Table 1 (and Figure 7)
+-- kind: theorem
+-- statement: Table 1, row bishop: P∩F in every column (columns: all partitions Y+, generalized staircases G,
+--   rectangles R, staircases S; P pet, M miserable not pet, D domestic not tame, N not domestic; F
+--   forced, R returnable not forced, N' not returnable). Checked here: every record of each column's
+--   family has the flags the cell asserts (pet, miserable, domestic; forced, returnable); the negative
+--   parts are chess.table1_witnesses. Generalized staircases: all sub-partitions G(k;r,c)[i,j] of
+--   generalized staircases (recognised as: the distinct parts form an arithmetic progression whose
+--   difference d is at least the smallest part, and every block of equal parts but the first has the
+--   same size m, the first at most m).
+-- covers: bishop on all partitions, sub-partitions of generalized staircases, rectangles, staircases
+-- domain: SELECT n FROM bishop
+WITH c AS (
+    SELECT 'bishop' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
+           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+    FROM bishop
+    UNION ALL
+    SELECT 'bishop' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
+           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+    FROM bishop
+    WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
+        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
+        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
+        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
+        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
+        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
+            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
+              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
+    END)
+    UNION ALL
+    SELECT 'bishop' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
+           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+    FROM bishop
+    WHERE distinct_sizes = 1
+    UNION ALL
+    SELECT 'bishop' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
+           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+    FROM bishop
+    WHERE num_parts = largest AND distinct_sizes = largest
+)
+SELECT * FROM c WHERE lacks <> ''

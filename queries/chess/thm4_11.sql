@@ -1,0 +1,36 @@
+-- id: chess.thm4_11
+-- source: impartial-chess.txt, Theorem 4.11
+-- kind: theorem
+-- statement: (Queen, rectangles) (Wythoff) and (Queen, generalized staircases) are miserable and returnable (the
+--   'not pet' and 'not forced' parts, for which the paper omits the proof, are chess.table1_witnesses).
+--   Generalized staircases: all sub-partitions G(k;r,c)[i,j] of generalized staircases (recognised as:
+--   the distinct parts form an arithmetic progression whose difference d is at least the smallest part,
+--   and every block of equal parts but the first has the same size m, the first at most m).
+-- covers: queen on rectangles and on sub-partitions of generalized staircases
+-- domain: SELECT n FROM queen WHERE ((CASE WHEN distinct_sizes = 1 THEN true ELSE (largest - parts[-1]) %
+--   greatest(distinct_sizes - 1, 1) = 0 AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) =
+--   0 AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) AND conjugate[-1] <=
+--   (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1) AND list_bool_and(list_transform(parts,
+--   lambda x, p: p <= conjugate[-1] OR x = largest - (largest - parts[-1]) // greatest(distinct_sizes - 1,
+--   1) * (1 + (p - conjugate[-1] - 1) // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes -
+--   1, 1), 1)))) END)) OR (distinct_sizes = 1)
+WITH c AS (
+    SELECT 'queen' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
+           concat_ws(', ', CASE WHEN NOT miserable THEN 'not miserable' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+    FROM queen
+    WHERE distinct_sizes = 1
+    UNION ALL
+    SELECT 'queen' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
+           concat_ws(', ', CASE WHEN NOT miserable THEN 'not miserable' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+    FROM queen
+    WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
+        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
+        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
+        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
+        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
+        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
+            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
+              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
+    END)
+)
+SELECT * FROM c WHERE lacks <> ''

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 import pyarrow as pa
 
 from pipeline.games.base import list_array, nullable_count
@@ -227,11 +228,7 @@ def _mex(low, high, w_count):  # pragma: no cover
         if w == w_count:
             return w_count * 64
         inv = ~high[w]
-    c = 0
-    while (inv & _ONE) == _ZERO:
-        inv = inv >> _ONE
-        c += 1
-    return w * 64 + c
+    return w * 64 + trailing_zeros(inv)  # one instruction, no data-dependent loop
 
 
 @numba.njit(cache=True)

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 import pyarrow as pa
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from pipeline.games.base import list_array, nullable_count
 from pipeline.partitions import (

@@ -35,6 +35,16 @@ import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from pipeline.games.base import list_array, nullable_count
+from pipeline.games.cgh import (
+    ALL_AND,
+    B_IS01,
+    B_TERM_OR_HAS01,
+    B_TERM_OR_HAS10,
+    F_ALL,
+    O_IS01,
+    sadd,
+    summarize,
+)
 from pipeline.partitions import (
     DONE,
     POP,
@@ -151,30 +161,9 @@ def _is_multiple(a: int, b: int, c: int, d: int) -> bool:
     return k >= 1 and (a, b) == (k * c, k * d)
 
 
-OVER = np.int64(-1)  # nodes/leaves beyond 2**63 - 1 (stored as NULL)
-_MAX = np.int64(9223372036854775807)
-
-# Bits of a cell's AND-aggregated summary (and_self): flags, then facts about the cell used by
-# the conditions of the cells that move to it (SPEC §5).
-F_ALL = 0x3F  # domestic tame pet miserable forced returnable
-B_IS10 = 1 << 6
-B_IS01 = 1 << 7
-B_TERM_OR_HAS01 = 1 << 8  # terminal, or has a move to a (0,1) position
-B_TERM_OR_HAS10 = 1 << 9
-# OR-aggregated bits (or_self).
-O_IS01 = 1
-O_IS10 = 2
 # The terminal position () (LCTR exits): pair (0,1), every flag true.
 EMPTY_AND = F_ALL | B_IS01 | B_TERM_OR_HAS01 | B_TERM_OR_HAS10
 EMPTY_OR = O_IS01
-
-
-@numba.njit(cache=True, inline="always")
-def _sadd(a, b):  # pragma: no cover
-    """Exact addition of node counts; OVER once beyond 2**63 - 1."""
-    if a < 0 or b < 0 or a > _MAX - b:
-        return OVER
-    return a + b
 
 
 @numba.njit(cache=True, inline="always")
@@ -257,7 +246,7 @@ def _solve_row(
         lsum = np.int64(0)
         hmax = -1
         agg_or = 0
-        agg_and = 0x3FF
+        agg_and = ALL_AND
         cnt = 0
         for s in range(n_steps):
             tk = kr - steps[s, 0]
@@ -273,8 +262,8 @@ def _solve_row(
                     sgmb |= _ONE << np.uint64(v)
                 else:
                     hi_sgm[v >> 6] |= _ONE << np.uint64(v & 63)
-                nsum = _sadd(nsum, cell[tk, tj, NODES])
-                lsum = _sadd(lsum, cell[tk, tj, LEAVES])
+                nsum = sadd(nsum, cell[tk, tj, NODES])
+                lsum = sadd(lsum, cell[tk, tj, LEAVES])
                 hmax = max(hmax, cell[tk, tj, HEIGHT])
                 agg_and &= cell[tk, tj, AND]
                 agg_or |= cell[tk, tj, OR]
@@ -282,8 +271,8 @@ def _solve_row(
             elif exits:  # LCTR: the move leaves the diagram, into ()
                 sgb |= _ONE
                 sgmb |= _ONE << _ONE
-                nsum = _sadd(nsum, 1)
-                lsum = _sadd(lsum, 1)
+                nsum = sadd(nsum, 1)
+                lsum = sadd(lsum, 1)
                 hmax = max(hmax, 0)
                 agg_or |= EMPTY_OR
                 agg_and &= EMPTY_AND
@@ -297,8 +286,8 @@ def _solve_row(
                 for w in range(1, w_count):
                     hi_sg[w] |= ray_bits[r, tk, tj, w]
                     hi_sgm[w] |= ray_bits[r, tk, tj, w_count + w]
-                nsum = _sadd(nsum, ray[r, tk, tj, R_NODES])
-                lsum = _sadd(lsum, ray[r, tk, tj, R_LEAVES])
+                nsum = sadd(nsum, ray[r, tk, tj, R_NODES])
+                lsum = sadd(lsum, ray[r, tk, tj, R_LEAVES])
                 hmax = max(hmax, ray[r, tk, tj, R_HEIGHT])
                 agg_and &= ray[r, tk, tj, R_AND]
                 agg_or |= ray[r, tk, tj, R_OR]
@@ -310,40 +299,10 @@ def _solve_row(
         else:
             g = _mex(sgb, hi_sg, w_count)
             m = _mex(sgmb, hi_sgm, w_count)
-            nodes = _sadd(np.int64(1), nsum)
+            nodes = sadd(np.int64(1), nsum)
             leaves = lsum
             h = hmax + 1
-        is01 = g == 0 and m == 1
-        is10 = g == 1 and m == 0
-        swap = is01 or is10
-        has01 = (agg_or & O_IS01) != 0
-        has10 = (agg_or & O_IS10) != 0
-        domestic = not ((g == 0 and m >= 2) or (m == 0 and g >= 2))
-        tame = swap or g == m
-        pet = swap or (g == m and g >= 2)
-        miserable = swap or not (has01 or has10) or (has01 and has10)
-        forced = (not is01 or (agg_and & B_IS10) != 0) and (not is10 or (agg_and & B_IS01) != 0)
-        returnable = (not is01 or (agg_and & B_TERM_OR_HAS01) != 0) and (
-            not is10 or (agg_and & B_TERM_OR_HAS10) != 0
-        )
-        flags = (
-            (1 if domestic else 0)
-            | (2 if tame else 0)
-            | (4 if pet else 0)
-            | (8 if miserable else 0)
-            | (16 if forced else 0)
-            | (32 if returnable else 0)
-        ) & agg_and & F_ALL
-        own_and = flags
-        if is10:
-            own_and |= B_IS10
-        if is01:
-            own_and |= B_IS01
-        if terminal or has01:
-            own_and |= B_TERM_OR_HAS01
-        if terminal or has10:
-            own_and |= B_TERM_OR_HAS10
-        own_or = (O_IS01 if is01 else 0) | (O_IS10 if is10 else 0)
+        own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
         cell[kr, j, SG] = g
         cell[kr, j, SGM] = m
         cell[kr, j, NODES] = nodes
@@ -362,8 +321,8 @@ def _solve_row(
             if tk >= 0 and tj < rows[tk]:
                 for w in range(2 * w_count):
                     ray_bits[r, kr, j, w] |= ray_bits[r, tk, tj, w]
-                ray[r, kr, j, R_NODES] = _sadd(nodes, ray[r, tk, tj, R_NODES])
-                ray[r, kr, j, R_LEAVES] = _sadd(leaves, ray[r, tk, tj, R_LEAVES])
+                ray[r, kr, j, R_NODES] = sadd(nodes, ray[r, tk, tj, R_NODES])
+                ray[r, kr, j, R_LEAVES] = sadd(leaves, ray[r, tk, tj, R_LEAVES])
                 ray[r, kr, j, R_HEIGHT] = max(h, ray[r, tk, tj, R_HEIGHT])
                 ray[r, kr, j, R_AND] = own_and & ray[r, tk, tj, R_AND]
                 ray[r, kr, j, R_OR] = own_or | ray[r, tk, tj, R_OR]

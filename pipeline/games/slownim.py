@@ -39,16 +39,7 @@ import pyarrow as pa
 
 from pipeline.games import GameError
 from pipeline.games.base import list_array, nullable_count
-from pipeline.games.moveset import (
-    B_IS01,
-    B_IS10,
-    B_TERM_OR_HAS01,
-    B_TERM_OR_HAS10,
-    F_ALL,
-    O_IS01,
-    O_IS10,
-    _sadd,
-)
+from pipeline.games.cgh import sadd, summarize
 from pipeline.schema import SLOWNIM_SCHEMA
 
 #: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
@@ -245,8 +236,8 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
                     marks[0, sg[t]] = stamp
                 if sgm[t] <= cnt:
                     marks[1, sgm[t]] = stamp
-                nsum = _sadd(nsum, nodes[t])
-                lsum = _sadd(lsum, leaves[t])
+                nsum = sadd(nsum, nodes[t])
+                lsum = sadd(lsum, leaves[t])
                 hmax = max(hmax, height[t])
                 agg_and &= andb[t]
                 agg_or |= orb[t]
@@ -256,46 +247,18 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
             m_val = 0
             while marks[1, m_val] == stamp:
                 m_val += 1
-            nd = _sadd(np.int64(1), nsum)
+            nd = sadd(np.int64(1), nsum)
             lv = lsum
             h = hmax + 1
         terminal = cnt == 0
-        is01 = g_val == 0 and m_val == 1
-        is10 = g_val == 1 and m_val == 0
-        swap = is01 or is10
-        has01 = (agg_or & O_IS01) != 0
-        has10 = (agg_or & O_IS10) != 0
-        domestic = not ((g_val == 0 and m_val >= 2) or (m_val == 0 and g_val >= 2))
-        tame = swap or g_val == m_val
-        pet = swap or (g_val == m_val and g_val >= 2)
-        miserable = swap or not (has01 or has10) or (has01 and has10)
-        forced = (not is01 or (agg_and & B_IS10) != 0) and (not is10 or (agg_and & B_IS01) != 0)
-        returnable = (not is01 or (agg_and & B_TERM_OR_HAS01) != 0) and (
-            not is10 or (agg_and & B_TERM_OR_HAS10) != 0
-        )
-        own = (
-            (1 if domestic else 0)
-            | (2 if tame else 0)
-            | (4 if pet else 0)
-            | (8 if miserable else 0)
-            | (16 if forced else 0)
-            | (32 if returnable else 0)
-        ) & agg_and & F_ALL
-        if is10:
-            own |= B_IS10
-        if is01:
-            own |= B_IS01
-        if terminal or has01:
-            own |= B_TERM_OR_HAS01
-        if terminal or has10:
-            own |= B_TERM_OR_HAS10
+        own, own_or = summarize(g_val, m_val, terminal, agg_and, agg_or)
         sg[p] = g_val
         sgm[p] = m_val
         nodes[p] = nd
         leaves[p] = lv
         height[p] = h
         andb[p] = own
-        orb[p] = (O_IS01 if is01 else 0) | (O_IS10 if is10 else 0)
+        orb[p] = own_or
         _next_partition(x, s)
     estart[off[n + 1]] = ne
     return edges, ne, marks

@@ -224,9 +224,14 @@ def _mex(low, high, w_count):  # pragma: no cover
 def _solve_row(
     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
     head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
+    tail_from, tail_cell, tail_ray, tail_bits,
 ):  # pragma: no cover
     """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
 
+    Cells at columns ≥ ``tail_from`` (the length of the row below) have nothing below them:
+    every move from them stays in the row or leaves it, so λ[i,j] there is the one-row partition
+    (rows[kr] - j) and its values are copied from ``tail_*``, row 0 of a table solved once for a
+    single row of length ``tail_cell.shape[1]``. That is about 45 % of all cells.
     Returns how many of its sub-partitions are new (not a sub-partition of a lower row).
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
     function costs a reference-count round trip per array per call.
@@ -235,7 +240,22 @@ def _solve_row(
     n_rays = rays.shape[0]
     length = rows[kr]
     new_ids = 0
+    tail_len = tail_cell.shape[1]
     for j in range(length - 1, -1, -1):
+        if j >= tail_from:
+            src = tail_len - (length - j)
+            for f in range(ID):
+                cell[kr, j, f] = tail_cell[0, src, f]
+            for r in range(n_rays):
+                for f in range(5):
+                    ray[r, kr, j, f] = tail_ray[r, 0, src, f]
+                for w in range(2 * w_count):
+                    ray_bits[r, kr, j, w] = tail_bits[r, 0, src, w]
+            ident, is_new = _intern(length - j, 0, head, e_len, e_child, e_next, top)
+            cell[kr, j, ID] = ident
+            if is_new:
+                new_ids += 1
+            continue
         # ---- gather the options of cell (kr, j) ----
         sgb = _ZERO
         sgmb = _ZERO
@@ -373,6 +393,18 @@ def solve_moveset(
     stamp = np.zeros(cap + 1, dtype=np.int64)
     hi_sg = np.zeros(w_count, dtype=np.uint64)
     hi_sgm = np.zeros(w_count, dtype=np.uint64)
+    # The one-row partitions (L), L = 1..n: cell (0, n - L) of a single row of length n, solved
+    # once with a scratch interning table (ids there are not used).
+    tail_cell = np.zeros((1, n, 8), dtype=np.int64)
+    tail_ray = np.zeros((nr, 1, n, 5), dtype=np.int64)
+    tail_bits = np.zeros((nr, 1, n, 2 * w_count), dtype=np.uint64)
+    one_row = np.full(1, n, dtype=np.int64)
+    _solve_row(
+        0, one_row, steps, rays, exits, w_count, tail_cell, tail_ray, tail_bits,
+        np.full(nb, -1, dtype=np.int64), np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64),
+        np.zeros(cap, dtype=np.int64), np.zeros(1, dtype=np.int64), hi_sg, hi_sgm,
+        n, tail_cell, tail_ray, tail_bits,
+    )
     # Walk state and the per-row bookkeeping for states.
     rows = np.zeros(size, dtype=np.int64)
     sums = np.zeros(size, dtype=np.int64)
@@ -399,6 +431,7 @@ def solve_moveset(
             new_ids = _solve_row(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                 head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
+                rows[k - 1] if k > 0 else 0, tail_cell, tail_ray, tail_bits,
             )
             distinct_below[k + 1] = distinct_below[k] + new_ids
         st[0] = base
@@ -418,6 +451,7 @@ def solve_moveset(
                 new_ids = _solve_row(
                     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                     head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
+                    rows[kr - 1] if kr > 0 else 0, tail_cell, tail_ray, tail_bits,
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 continue

@@ -122,6 +122,13 @@ class Result:
         return self.kind == "conjecture" and self.status == "fails"
 
     @property
+    def erratum_confirmed(self) -> bool | None:
+        """For an erratum: the printed form fails and the corrected one holds, on the records."""
+        if self.printed_counterexamples is None:
+            return None
+        return self.status == "holds" and self.printed_counterexamples > 0
+
+    @property
     def breaks(self) -> bool:
         """A statement that must hold but does not: verify exits non-zero."""
         return self.status == "error" or (self.kind in MUST_HOLD and self.status == "fails")
@@ -134,6 +141,7 @@ class Result:
         }
         if self.printed_counterexamples is not None:
             d["printed_counterexamples"] = self.printed_counterexamples
+            d["erratum_confirmed"] = self.erratum_confirmed
         if self.error:
             d["error"] = self.error
         return d
@@ -178,7 +186,9 @@ def text_report(results: list[Result]) -> str:
             tag = "DISCOVERY (conjecture fails)"
         extra = ""
         if r.printed_counterexamples is not None:
-            extra = f", printed form fails on {r.printed_counterexamples}"
+            extra = f", printed form fails on {r.printed_counterexamples}" + (
+                " (erratum confirmed)" if r.erratum_confirmed else " (erratum not yet seen: extend n)"
+            )
         lines.append(f"{r.id:<40} {r.kind:<11} {tag:<10} {r.rows:>10,} rows  {rng:<11} "
                      f"{r.counterexamples} counterexamples{extra}")
         if r.error:
@@ -187,10 +197,14 @@ def text_report(results: list[Result]) -> str:
             lines.append(f"    {ex}")
     counts = {s: sum(1 for r in results if r.status == s) for s in ("holds", "fails", "no data", "error")}
     disc = sum(r.discovery for r in results)
+    errata = [r for r in results if r.erratum_confirmed is not None]
     lines.append(
         f"{len(results)} statements: {counts['holds']} hold, {counts['fails']} fail "
-        f"({disc} conjecture discoveries), {counts['no data']} no data, {counts['error']} errors"
+        f"({disc} conjecture discoveries), {counts['no data']} no data, {counts['error']} errors; "
+        f"{sum(bool(r.erratum_confirmed) for r in errata)} of {len(errata)} errata confirmed"
     )
+    if disc:
+        lines.append(f"DISCOVERY: {disc} conjecture(s) have counterexamples in these records (see above)")
     return "\n".join(lines)
 
 
@@ -200,6 +214,8 @@ def markdown_report(results: list[Result]) -> str:
     for r in results:
         rng = f"{r.min_n}–{r.max_n}" if r.rows else "–"
         status = "DISCOVERY" if r.discovery else r.status
+        if r.erratum_confirmed is not None:
+            status += f"; printed form fails on {r.printed_counterexamples}"
         out.append(f"| {r.id} | {r.source} | {r.kind} | {status} | {rng} | {r.rows} | {r.counterexamples} |")
     bad = [r for r in results if r.counterexamples or r.error]
     if bad:

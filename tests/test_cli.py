@@ -175,3 +175,24 @@ def test_verify_no_data(capsys, tmp_path: Path) -> None:
     code, text, _ = cli(capsys, "verify", "--results", str(out), "--format", "json", "--only", "lctr1.*")
     results = json.loads(text)
     assert code == 0 and results and all(r["status"] == "no data" for r in results)
+
+
+def test_conjecture_counterexample_is_a_discovery_not_a_failure(capsys, small_store: Path, plant) -> None:
+    """A conjecture that fails is reported loudly, and verify still exits 0."""
+    planted = plant(small_store, "lctr", [3, 3, 3], nodes=1)
+    code, out, _ = cli(capsys, "verify", "--results", str(planted), "--only", "lctr2.conjecture27")
+    assert code == 0
+    assert "DISCOVERY" in out
+    code, out, _ = cli(capsys, "verify", "--results", str(planted), "--format", "json",
+                       "--only", "lctr2.conjecture27")
+    (result,) = json.loads(out)
+    assert result["kind"] == "conjecture" and result["status"] == "fails"
+    assert result["counterexamples"] > 0 and all(e["n"] == 9 for e in result["examples"])
+
+
+def test_erratum_reports_printed_form(capsys, small_store: Path) -> None:
+    code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--format", "json",
+                       "--only", "lctr2.proposition28")
+    (result,) = json.loads(out)
+    assert code == 0 and result["kind"] == "erratum" and result["status"] == "holds"
+    assert result["printed_counterexamples"] > 0 and result["erratum_confirmed"] is True

@@ -176,6 +176,7 @@ def run(
     finally:
         for bar in (bars or {}).values():
             bar.close()
+        store.tidy_staging()
     summary.seconds = time.perf_counter() - start
     return summary
 

@@ -114,6 +114,17 @@ class Store:
         if old is not None:
             shutil.rmtree(old)
 
+    def tidy_staging(self) -> None:
+        """Remove staging folders left empty (finished shards of unfinished jobs stay)."""
+        if not self.staging.is_dir():
+            return
+        dirs = sorted(self.staging.glob("game=*/n=*")) + sorted(self.staging.glob("game=*"))
+        for d in [*dirs, self.staging]:
+            try:
+                d.rmdir()
+            except OSError:
+                pass  # not empty: a job to resume
+
     def games(self) -> list[str]:
         return sorted(p.name[5:] for p in self.root.glob("game=*") if p.is_dir())
 

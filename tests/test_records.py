@@ -134,3 +134,31 @@ def test_rook_nim_queen_wythoff_on_rectangles(examples_store: Path) -> None:
     queen = con.execute("SELECT parts, sg FROM queen WHERE len(list_distinct(parts)) = 1").fetchall()
     for parts, sg in queen:
         assert (sg == 0) == ((len(parts) - 1, parts[0] - 1) in p_pairs)
+
+
+def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
+    """Solve a single start position: the kernel walks just the prefix made of its rows."""
+    import numpy as np
+
+    from pipeline.games.moveset import _output_arrays, board_table, solve_moveset
+
+    game = get_game(game_id)
+    n = sum(parts)
+    values = np.array(parts[::-1], dtype=np.int64)  # bottom row first
+    offsets = np.array([0, len(parts)], dtype=np.int64)
+    out = _output_arrays(1, len(parts), parts[0])
+    w = (len(game.moveset.steps) + n * len(game.moveset.rays)) // 64 + 1
+    got = solve_moveset(n, values, offsets, game._steps, game._rays, game.moveset.exits,
+                        game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w, out)
+    assert got == 1
+    return board_table(n, out).to_pylist()[0]
+
+
+def test_counts_beyond_int64_are_null() -> None:
+    """Rook on the row (L): nodes = 2^(L-1), leaves = 2^(L-2) (every composition of L-1 is a
+    play), so nodes overflow int64 first at L = 64 and leaves at L = 65 (SPEC §4: NULL)."""
+    r63, r64, r65 = (_one_record("rook", (length,)) for length in (63, 64, 65))
+    assert (r63["nodes"], r63["leaves"]) == (2**62, 2**61)
+    assert (r64["nodes"], r64["leaves"]) == (None, 2**62)
+    assert (r65["nodes"], r65["leaves"]) == (None, None)
+    assert r65["height"] == 64 and r65["states"] == 65 and r65["sg"] == 64

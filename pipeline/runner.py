@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pyarrow.compute as pc
 
+from pipeline import __version__
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.storage import Store
 
@@ -122,8 +123,11 @@ def run(
                 summary.jobs_skipped += 1
                 continue
             count = game.shard_count(n, max_records)
-            plan = {"game": game.game_id, "n": n, "max_records": max_records, "shards": count}
-            have = store.completed_shards(game.game_id, n, plan)
+            # Shards in staging are reused only by the same code and schema, and never by --force
+            # (which is how a user recomputes after an upgrade or a fix).
+            plan = {"game": game.game_id, "n": n, "max_records": max_records, "shards": count,
+                    "version": __version__, "schema": game.schema.to_string()}
+            have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
             records = game.positions(n)

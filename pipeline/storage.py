@@ -74,11 +74,11 @@ class Store:
     def is_complete(self, game_id: str, n: int) -> bool:
         return (self.job_dir(game_id, n) / COMPLETE).is_file()
 
-    def completed_shards(self, game_id: str, n: int, plan: dict) -> set[int]:
-        """Shards already in staging for this plan; a different plan discards them."""
+    def completed_shards(self, game_id: str, n: int, plan: dict, discard: bool = False) -> set[int]:
+        """Shards already in staging for this plan; a different plan (or ``discard``) drops them."""
         sdir = self.staging_dir(game_id, n)
         plan_file = sdir / "plan.json"
-        if plan_file.is_file() and json.loads(plan_file.read_text()) == plan:
+        if not discard and plan_file.is_file() and json.loads(plan_file.read_text()) == plan:
             return {k for k in range(plan["shards"]) if (sdir / shard_name(k)).is_file()}
         if sdir.exists():
             shutil.rmtree(sdir)

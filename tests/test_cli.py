@@ -196,3 +196,28 @@ def test_erratum_reports_printed_form(capsys, small_store: Path) -> None:
     (result,) = json.loads(out)
     assert code == 0 and result["kind"] == "erratum" and result["status"] == "holds"
     assert result["printed_counterexamples"] > 0 and result["erratum_confirmed"] is True
+
+
+def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, monkeypatch) -> None:
+    """Finished shards wait in staging, but only the same code and plan may reuse them."""
+    out = tmp_path / "results"
+    real = runner._solve_and_write
+    calls = {"n": 0}
+
+    def dying(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "_solve_and_write", dying)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
+    monkeypatch.setattr(runner, "_solve_and_write", real)
+    plan_file = out.parent / ".results.staging" / "game=king" / "n=22" / "plan.json"
+    plan = json.loads(plan_file.read_text())
+    plan["version"] = "0.0.0"  # as if written by another release
+    plan_file.write_text(json.dumps(plan))
+    summary = runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
+    assert summary.records == partition_numbers(22)[22]  # everything recomputed
+    assert_store_consistent(out)

@@ -1,3 +1,32 @@
 """partgames: exhaustive combinatorial game theory on integer partitions."""
 
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
 __version__ = "0.1.0"
+
+
+def _kernel_cache_dir() -> Path:
+    """Numba's on-disk cache, one folder per version of the kernel sources.
+
+    Numba invalidates a cached function when *its own* file changes, not when a function it
+    inlines from another file does (e.g. ``cgh.summarize`` inside the moveset kernel), so a fix
+    there could silently keep old machine code. Keying the folder on a hash of every source file
+    of the package rules that out: changed sources compile afresh.
+    """
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent
+    for path in sorted([*package.glob("*.py"), *package.glob("games/*.py")]):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "partgames" / f"numba-{digest.hexdigest()[:16]}"
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):  # an explicit setting wins
+    import numba
+
+    numba.config.CACHE_DIR = str(_kernel_cache_dir())

@@ -40,3 +40,31 @@ def list_array(values: np.ndarray, offsets: np.ndarray, value_type: pa.DataType)
 def nullable_count(values: np.ndarray) -> pa.Array:
     """Game-tree counts: negative marks a value beyond 2**63 - 1, stored as NULL (SPEC §4)."""
     return pa.array(values, type=pa.int64(), mask=values < 0)
+
+
+def common_columns(n: int, out: tuple[np.ndarray, ...]) -> list[pa.Array]:
+    """The columns of :data:`pipeline.schema.COMMON_FIELDS` from a kernel's first 16 outputs:
+    sg, sg_misere, nodes, leaves, states, height, flags (records × 6), parts values and offsets,
+    conjugate values and offsets, num_parts, largest, durfee, rank, distinct_sizes."""
+    (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
+     num_parts, largest, durfee, rank, distinct) = out[:16]
+    records = sg.shape[0]
+    if records and (sg.max() > 32767 or sgm.max() > 32767):
+        raise RuntimeError(f"n={n}: a Sprague-Grundy value beyond the int16 column")
+    return [
+        pa.array(np.full(records, n, np.int16)),
+        list_array(parts[: parts_off[-1]], parts_off, pa.int16()),
+        pa.array(sg.astype(np.int16)),
+        pa.array(sgm.astype(np.int16)),
+        nullable_count(nodes),
+        nullable_count(leaves),
+        pa.array(states),
+        pa.array(height.astype(np.int32)),
+        *(pa.array(np.ascontiguousarray(flags[:, f])) for f in range(6)),
+        pa.array(num_parts),
+        pa.array(largest),
+        pa.array(durfee),
+        pa.array(rank),
+        pa.array(distinct),
+        list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
+    ]

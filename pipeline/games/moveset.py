@@ -34,7 +34,7 @@ import numpy as np
 import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from pipeline.games.base import list_array, nullable_count
+from pipeline.games.base import common_columns
 from pipeline.games.cgh import (
     ALL_AND,
     B_IS01,
@@ -576,24 +576,4 @@ def _output_arrays(records: int, part_values: int, largest_values: int) -> tuple
 
 def board_table(n: int, out: tuple[np.ndarray, ...]) -> pa.Table:
     """The kernel's output arrays as a table with :data:`BOARD_SCHEMA`."""
-    (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
-     num_parts, largest, durfee, rank, distinct) = out
-    records = sg.shape[0]
-    columns = [
-        pa.array(np.full(records, n, np.int16)),
-        list_array(parts, parts_off, pa.int16()),
-        pa.array(sg.astype(np.int16)),
-        pa.array(sgm.astype(np.int16)),
-        nullable_count(nodes),
-        nullable_count(leaves),
-        pa.array(states),
-        pa.array(height.astype(np.int32)),
-        *(pa.array(np.ascontiguousarray(flags[:, f])) for f in range(6)),
-        pa.array(num_parts),
-        pa.array(largest),
-        pa.array(durfee),
-        pa.array(rank),
-        pa.array(distinct),
-        list_array(conj, conj_off, pa.int16()),
-    ]
-    return pa.Table.from_arrays(columns, schema=BOARD_SCHEMA)
+    return pa.Table.from_arrays(common_columns(n, out), schema=BOARD_SCHEMA)

@@ -38,7 +38,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.games import GameError
-from pipeline.games.base import list_array, nullable_count
+from pipeline.games.base import common_columns, list_array
 from pipeline.games.cgh import sadd, summarize
 from pipeline.schema import SLOWNIM_SCHEMA
 
@@ -634,28 +634,11 @@ def _output_arrays(records: int, s: int, n: int) -> tuple[np.ndarray, ...]:
 
 def slownim_table(n: int, stacks: int, moves: tuple[int, ...], out: tuple[np.ndarray, ...]) -> pa.Table:
     """The kernel's output arrays as a table with :data:`SLOWNIM_SCHEMA`."""
-    (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
-     num_parts, largest, durfee, rank, distinct, reduced, red, red_off, odd, summod) = out
-    records = sg.shape[0]
-    if records and (sg.max() > 32767 or sgm.max() > 32767):
-        raise RuntimeError(f"SN n={n}: a Sprague-Grundy value beyond the int16 column")
+    reduced, red, red_off, odd, summod = out[16:]
+    records = reduced.shape[0]
     a = np.array(moves, np.int16)
     columns = [
-        pa.array(np.full(records, n, np.int16)),
-        list_array(parts[: parts_off[-1]], parts_off, pa.int16()),
-        pa.array(sg.astype(np.int16)),
-        pa.array(sgm.astype(np.int16)),
-        nullable_count(nodes),
-        nullable_count(leaves),
-        pa.array(states),
-        pa.array(height.astype(np.int32)),
-        *(pa.array(np.ascontiguousarray(flags[:, f])) for f in range(6)),
-        pa.array(num_parts),
-        pa.array(largest),
-        pa.array(durfee),
-        pa.array(rank),
-        pa.array(distinct),
-        list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
+        *common_columns(n, out),
         pa.array(np.full(records, stacks, np.int16)),
         list_array(np.tile(a, records), np.arange(records + 1, dtype=np.int64) * len(a), pa.int16()),
         pa.array(reduced),

@@ -167,14 +167,18 @@ EMPTY_OR = O_IS01
 
 
 @numba.njit(cache=True, inline="always")
+def _bucket(length, child, mask):  # pragma: no cover
+    return ((length * 0x9E3779B1) ^ (child * 0x85EBCA77)) & mask
+
+
+@numba.njit(cache=True, inline="always")
 def _intern(length, child, head, e_len, e_child, e_next, top):  # pragma: no cover
     """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
 
     Returns (id, is_new). Chained hash table; entries live on a stack so that the walk can
-    undo them in LIFO order (see _undo_row).
+    undo them in LIFO order (see _undo_entries).
     """
-    mask = head.shape[0] - 1
-    h = ((length * 0x9E3779B1) ^ (child * 0x85EBCA77)) & mask
+    h = _bucket(length, child, head.shape[0] - 1)
     e = head[h]
     while e >= 0:
         if e_len[e] == length and e_child[e] == child:
@@ -191,11 +195,11 @@ def _intern(length, child, head, e_len, e_child, e_next, top):  # pragma: no cov
 
 @numba.njit(cache=True, inline="always")
 def _undo_entries(down_to, head, e_len, e_child, e_next, top):  # pragma: no cover
+    """Remove the entries above ``down_to`` (the rows the walk popped), newest first."""
     mask = head.shape[0] - 1
     while top[0] > down_to:
         e = top[0] - 1
-        h = ((e_len[e] * 0x9E3779B1) ^ (e_child[e] * 0x85EBCA77)) & mask
-        head[h] = e_next[e]  # LIFO: e is the head of its chain
+        head[_bucket(e_len[e], e_child[e], mask)] = e_next[e]  # LIFO: e heads its chain
         top[0] = e
 
 

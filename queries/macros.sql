@@ -191,3 +191,24 @@ CREATE OR REPLACE MACRO wythoff_p(a, b) AS
     least(a, b) = ((greatest(a, b) - least(a, b))::HUGEINT
                    + int_sqrt(5 * (greatest(a, b) - least(a, b))::HUGEINT
                                 * (greatest(a, b) - least(a, b))::HUGEINT)) // 2;
+
+-- is_gen_staircase_sub(parts, conj): λ is a sub-partition G(k,r,c)[i,j] of a generalized
+-- staircase (impartial-chess.txt, Table 1's column G). Recognised as: the distinct parts form an
+-- arithmetic progression whose difference d is at least the smallest part, and every block of
+-- equal parts but the first has the same size m, the first at most m (checked against a
+-- brute-force enumeration of the G(k,r,c)[i,j] up to n = 30). conj is λ's conjugate (pass the
+-- record's conjugate column). Rectangles and staircases are included.
+-- Example: is_gen_staircase_sub([4,4,2,2], [4,4,2,2]) = true (G(2,2,2)),
+-- is_gen_staircase_sub([3,2,2,1,1], [5,3,1]) = true (G(3,2,1)[1,0]),
+-- is_gen_staircase_sub([3,1], [2,1,1]) = true (G(2,1,2)[0,1]),
+-- is_gen_staircase_sub([3,2], [2,2,1]) = false (difference 1 below the smallest part 2).
+CREATE OR REPLACE MACRO is_gen_staircase_sub(parts, conj) AS
+    CASE WHEN len(list_distinct(parts)) = 1 THEN true ELSE
+        (parts[1] - parts[-1]) % greatest(len(list_distinct(parts)) - 1, 1) = 0
+        AND (len(parts) - conj[-1]) % greatest(len(list_distinct(parts)) - 1, 1) = 0
+        AND parts[-1] <= (parts[1] - parts[-1]) // greatest(len(list_distinct(parts)) - 1, 1)
+        AND conj[-1] <= (len(parts) - conj[-1]) // greatest(len(list_distinct(parts)) - 1, 1)
+        AND list_bool_and(list_transform(parts, lambda x, p: p <= conj[-1] OR x = parts[1]
+            - (parts[1] - parts[-1]) // greatest(len(list_distinct(parts)) - 1, 1) * (1 + (p - conj[-1] - 1)
+              // greatest((len(parts) - conj[-1]) // greatest(len(list_distinct(parts)) - 1, 1), 1))))
+    END;

@@ -414,3 +414,22 @@ def test_lambda_names_do_not_capture_columns(con):
     assert tup(got[0]) == (2, 1, 1)
     assert tup(got[1]) == (1, 1)
     assert got[2] == [{"size": 3, "mult": 1}, {"size": 1, "mult": 1}]
+
+
+def test_gen_staircase_sub_against_enumeration(con):
+    """is_gen_staircase_sub is exactly the set of cells' sub-partitions G(k,r,c)[i,j], n <= 12.
+
+    Dropping a whole block of rows or c columns gives a smaller G, so i < r, j < c and
+    k, r, c <= 13 reach every such sub-partition of size <= 12.
+    """
+    subs = set()
+    for k, r, c in itertools.product(range(1, 14), repeat=3):
+        g = [q * c for q in range(k, 0, -1) for _ in range(r)]
+        for i in range(r):
+            for j in range(c):
+                sub = tuple(x - j for x in g[i:] if x > j)
+                if sum(sub) <= MAX_N:
+                    subs.add(sub)
+    got = rows(con, "SELECT parts, is_gen_staircase_sub(parts, conjugate(parts)) FROM p WHERE len(parts) > 0")
+    assert got and all(flag == (tuple(parts) in subs) for parts, flag in got)
+    assert {tuple(p) for p, flag in got if flag} == subs

@@ -21,15 +21,7 @@ WITH c AS (
     SELECT 'pawn' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
            concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn
-    WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
-        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
-        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
-        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
-            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
-              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
-    END)
+    WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'pawn' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
            concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
@@ -48,15 +40,7 @@ WITH c AS (
     SELECT 'pawn_t' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
            concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn_t
-    WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
-        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
-        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
-        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
-            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
-              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
-    END)
+    WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'pawn_t' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
            concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks

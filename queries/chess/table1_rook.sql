@@ -10,26 +10,12 @@
 --   difference d is at least the smallest part, and every block of equal parts but the first has the
 --   same size m, the first at most m).
 -- covers: rook on sub-partitions of generalized staircases, rectangles, staircases
--- domain: SELECT n FROM rook WHERE ((CASE WHEN distinct_sizes = 1 THEN true ELSE (largest - parts[-1]) %
---   greatest(distinct_sizes - 1, 1) = 0 AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) =
---   0 AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) AND conjugate[-1] <=
---   (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1) AND list_bool_and(list_transform(parts,
---   lambda x, p: p <= conjugate[-1] OR x = largest - (largest - parts[-1]) // greatest(distinct_sizes - 1,
---   1) * (1 + (p - conjugate[-1] - 1) // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes -
---   1, 1), 1)))) END)) OR (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
+-- domain: SELECT n FROM rook WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
 WITH c AS (
     SELECT 'rook' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
            concat_ws(', ', CASE WHEN NOT miserable THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM rook
-    WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
-        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
-        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
-        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
-            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
-              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
-    END)
+    WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'rook' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
            concat_ws(', ', CASE WHEN NOT miserable THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks

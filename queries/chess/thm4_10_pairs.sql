@@ -14,27 +14,13 @@
 --   Corrected: (2,1) is a further (1,0)-position and every other sub-partition is as stated; the printed
 --   form checks the statement as written.
 -- covers: rook; sub-partitions of generalized staircases (rectangles included)
--- domain: SELECT n FROM rook WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE (largest - parts[-1]) %
---   greatest(distinct_sizes - 1, 1) = 0 AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) =
---   0 AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) AND conjugate[-1] <=
---   (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1) AND list_bool_and(list_transform(parts,
---   lambda x, p: p <= conjugate[-1] OR x = largest - (largest - parts[-1]) // greatest(distinct_sizes - 1,
---   1) * (1 + (p - conjugate[-1] - 1) // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes -
---   1, 1), 1)))) END)
+-- domain: SELECT n FROM rook WHERE is_gen_staircase_sub(parts, conjugate)
 SELECT 'rook' AS game, n, parts, [sg, sg_misere] AS pair,
        CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN '(0,1)'
             WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[], [2, 1]::SMALLINT[]) THEN '(1,0)'
             ELSE 'symmetric' END AS expected
 FROM rook
-WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
-        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
-        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
-        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
-            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
-              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
-    END)
+WHERE is_gen_staircase_sub(parts, conjugate)
   AND NOT CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN [sg, sg_misere] = [0, 1]
            WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[], [2, 1]::SMALLINT[])
                THEN [sg, sg_misere] = [1, 0]
@@ -45,15 +31,7 @@ SELECT 'rook' AS game, n, parts, [sg, sg_misere] AS pair,
             WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[], [2, 1]::SMALLINT[]) THEN '(1,0)'
             ELSE 'symmetric' END AS expected
 FROM rook
-WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
-        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
-        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
-        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
-            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
-              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
-    END)
+WHERE is_gen_staircase_sub(parts, conjugate)
   AND NOT CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN [sg, sg_misere] = [0, 1]
            WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[]) THEN [sg, sg_misere] = [1, 0]
            ELSE sg = sg_misere END

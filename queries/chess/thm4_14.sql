@@ -13,14 +13,6 @@ WITH c AS (
     SELECT 'knight' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
            concat_ws(', ', CASE WHEN NOT domestic THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM knight
-    WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
-        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
-        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
-        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
-            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
-              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
-    END)
+    WHERE is_gen_staircase_sub(parts, conjugate)
 )
 SELECT * FROM c WHERE lacks <> ''

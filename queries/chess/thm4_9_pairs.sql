@@ -6,22 +6,8 @@
 --   difference d is at least the smallest part, and every block of equal parts but the first has the
 --   same size m, the first at most m.
 -- covers: downright; sub-partitions of generalized staircases
--- domain: SELECT n FROM downright WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE (largest - parts[-1]) %
---   greatest(distinct_sizes - 1, 1) = 0 AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) =
---   0 AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) AND conjugate[-1] <=
---   (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1) AND list_bool_and(list_transform(parts,
---   lambda x, p: p <= conjugate[-1] OR x = largest - (largest - parts[-1]) // greatest(distinct_sizes - 1,
---   1) * (1 + (p - conjugate[-1] - 1) // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes -
---   1, 1), 1)))) END)
+-- domain: SELECT n FROM downright WHERE is_gen_staircase_sub(parts, conjugate)
 SELECT 'downright' AS game, n, parts, [sg, sg_misere] AS pair
 FROM downright
-WHERE (CASE WHEN distinct_sizes = 1 THEN true ELSE
-        (largest - parts[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND (num_parts - conjugate[-1]) % greatest(distinct_sizes - 1, 1) = 0
-        AND parts[-1] <= (largest - parts[-1]) // greatest(distinct_sizes - 1, 1)
-        AND conjugate[-1] <= (num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1)
-        AND list_bool_and(list_transform(parts, lambda x, p: p <= conjugate[-1] OR x = largest
-            - (largest - parts[-1]) // greatest(distinct_sizes - 1, 1) * (1 + (p - conjugate[-1] - 1)
-              // greatest((num_parts - conjugate[-1]) // greatest(distinct_sizes - 1, 1), 1))))
-    END)
+WHERE is_gen_staircase_sub(parts, conjugate)
   AND [sg, sg_misere] NOT IN ([0, 1], [1, 0], [2, 2])

@@ -52,7 +52,10 @@ def split_games(text: str) -> list[str]:
     """Split ``--games`` at commas outside brackets: ``lctr,{(1,3),(3,1)}`` is two games."""
     games, depth, cur = [], 0, ""
     for ch in text:
-        depth += ch in "({[" and 1 or (-1 if ch in ")}]" else 0)
+        if ch in "({[":
+            depth += 1
+        elif ch in ")}]":
+            depth -= 1
         if ch == "," and depth == 0:
             games.append(cur)
             cur = ""

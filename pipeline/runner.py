@@ -7,6 +7,7 @@ directories into the store. Workers write while others compute, so I/O overlaps 
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import time
@@ -69,12 +70,18 @@ def resolve_games(ids: list[str]) -> list[Game]:
     return games
 
 
+@functools.cache
+def _worker_game(game_id: str) -> Game:
+    """One game object per worker process, so its shard plans and tables are built once."""
+    return get_game(game_id)
+
+
 def _solve_and_write(
     root: str, game_id: str, work: list[tuple[int, int]], max_records: int
 ) -> list[tuple[int, int, int, int, int]]:
     """Worker: solve and write shards in order. Returns (n, shard, records, bytes, overflow)."""
     store = Store(Path(root))
-    game = get_game(game_id)
+    game = _worker_game(game_id)
     done = []
     for n, shard in work:
         table = game.solve_shard(n, shard, max_records)

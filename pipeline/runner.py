@@ -2,7 +2,8 @@
 
 Python moves whole shards only: a worker solves one shard with its game's numba kernel and
 writes it to staging; the main process counts, shows progress and moves finished (game, n)
-directories into the store. Workers write while others compute, so I/O overlaps the kernels.
+directories into the store. Each process writes a shard in a thread while its kernel solves the
+next one (:func:`_solve_and_write_iter`), so I/O overlaps the kernels.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import functools
 import multiprocessing
 import os
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import __version__
@@ -79,18 +82,41 @@ def _worker_game(game_id: str) -> Game:
 def _solve_and_write(
     root: str, game_id: str, work: list[tuple[int, int]], max_records: int
 ) -> list[tuple[int, int, int, int, int]]:
-    """Worker: solve and write shards in order. Returns (n, shard, records, bytes, overflow)."""
+    """Worker task: solve and write shards in order. Returns (n, shard, records, bytes, overflow)."""
+    return list(_solve_and_write_iter(root, game_id, work, max_records))
+
+
+def _solve_and_write_iter(
+    root: str, game_id: str, work: list[tuple[int, int]], max_records: int
+) -> Iterator[tuple[int, int, int, int, int]]:
+    """Solve shards in order and write each one in a thread while the next one is solved.
+
+    The kernels release the GIL (``nogil=True``) and so does pyarrow's Parquet writer, so
+    compression and writing run beside the kernel, not after it (issue 6). At most one solved
+    shard waits for the writer: memory stays bounded. Yields each shard once it is on disk.
+    """
     store = Store(Path(root))
     game = _worker_game(game_id)
-    done = []
-    for n, shard in work:
-        table = game.solve_shard(n, shard, max_records)
-        size = store.write_shard(game_id, n, shard, table)
-        overflow = table.num_rows - pc.sum(
-            pc.and_(pc.is_valid(table["nodes"]), pc.is_valid(table["leaves"]))
-        ).as_py() if table.num_rows else 0
-        done.append((n, shard, table.num_rows, size, int(overflow)))
-    return done
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="partgames-writer") as writer:
+        pending: Future | None = None
+        for n, shard in work:
+            table = game.solve_shard(n, shard, max_records)
+            if pending is not None:
+                yield pending.result()
+            pending = writer.submit(_write_shard, store, game_id, n, shard, table)
+        if pending is not None:
+            yield pending.result()
+
+
+ShardResult = tuple[int, int, int, int, int]  # (n, shard, records, bytes, overflow records)
+
+
+def _write_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table) -> ShardResult:
+    size = store.write_shard(game_id, n, shard, table)
+    overflow = table.num_rows - pc.sum(
+        pc.and_(pc.is_valid(table["nodes"]), pc.is_valid(table["leaves"]))
+    ).as_py() if table.num_rows else 0
+    return n, shard, table.num_rows, size, int(overflow)
 
 
 def run(
@@ -180,8 +206,9 @@ def run(
     try:
         # Starting worker processes costs seconds; small runs are faster in this process.
         if jobs == 1 or len(work) <= 1 or sum(w[2] for w in work) < SMALL_RUN:
-            for game, items, _ in work:
-                record_done(game.game_id, _solve_and_write(str(store.root), game.game_id, items, max_records))
+            for game_id, items in _in_order(work):
+                for result in _solve_and_write_iter(str(store.root), game_id, items, max_records):
+                    record_done(game_id, [result])
         else:
             _run_pool(store, work, jobs, max_records, record_done)
     finally:
@@ -190,6 +217,18 @@ def run(
         store.tidy_staging()
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _in_order(work: list[tuple[Game, list[tuple[int, int]], int]]) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The in-process schedule: one shard list per game (consecutive tasks merged), so the
+    writer thread always has the previous shard to write while the kernel solves the next."""
+    merged: list[tuple[str, list[tuple[int, int]]]] = []
+    for game, items, _ in work:
+        if merged and merged[-1][0] == game.game_id:
+            merged[-1][1].extend(items)
+        else:
+            merged.append((game.game_id, list(items)))
+    return merged
 
 
 def _run_pool(store, work, jobs, max_records, record_done) -> None:

@@ -107,7 +107,7 @@ def test_interrupted_run_resumes_to_identical_records(tmp_path: Path, monkeypatc
     runner.run(["lctr", "knight"], max_n=24, out=str(fresh), jobs=1, progress=False, max_records=60)
 
     interrupted = tmp_path / "interrupted" / "results"
-    real = runner._solve_and_write
+    real = runner._write_shard  # runs in the writer thread, beside the kernel
     calls = {"n": 0}
 
     def dying(*args, **kwargs):
@@ -116,13 +116,13 @@ def test_interrupted_run_resumes_to_identical_records(tmp_path: Path, monkeypatc
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "_solve_and_write", dying)
+    monkeypatch.setattr(runner, "_write_shard", dying)
     with pytest.raises(KeyboardInterrupt):
         runner.run(["lctr", "knight"], max_n=24, out=str(interrupted), jobs=1, progress=False, max_records=60)
     assert_store_consistent(interrupted)
     staged = list((interrupted.parent / ".results.staging").rglob("part-*.parquet"))
     assert staged, "finished shards of the unfinished job wait in staging"
-    monkeypatch.setattr(runner, "_solve_and_write", real)
+    monkeypatch.setattr(runner, "_write_shard", real)
 
     summary = runner.run(["lctr", "knight"], max_n=24, out=str(interrupted), jobs=1, progress=False,
                          max_records=60)
@@ -201,7 +201,7 @@ def test_erratum_reports_printed_form(capsys, small_store: Path) -> None:
 def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, monkeypatch) -> None:
     """Finished shards wait in staging, but only the same code and plan may reuse them."""
     out = tmp_path / "results"
-    real = runner._solve_and_write
+    real = runner._write_shard  # runs in the writer thread, beside the kernel
     calls = {"n": 0}
 
     def dying(*args, **kwargs):
@@ -210,10 +210,10 @@ def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, mon
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "_solve_and_write", dying)
+    monkeypatch.setattr(runner, "_write_shard", dying)
     with pytest.raises(KeyboardInterrupt):
         runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
-    monkeypatch.setattr(runner, "_solve_and_write", real)
+    monkeypatch.setattr(runner, "_write_shard", real)
     plan_file = out.parent / ".results.staging" / "game=king" / "n=22" / "plan.json"
     plan = json.loads(plan_file.read_text())
     plan["version"] = "0.0.0"  # as if written by another release

@@ -365,7 +365,8 @@ def _solve_row(
     return new_ids
 
 
-@numba.njit(cache=True)
+# nogil: the runner writes the previous shard in a thread while this solves the next one.
+@numba.njit(cache=True, nogil=True)
 def solve_moveset(
     n, prefix_values, prefix_offsets, steps, rays, exits, all_reachable, reach, w_count, out
 ):  # pragma: no cover

@@ -353,7 +353,7 @@ def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no
             o_states[b0 - lo + k] = v
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # runs beside the writer thread (pipeline.runner)
 def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # pragma: no cover
     """Write the records of the positions of total ``n`` with ranks ``lo ≤ rank < hi`` into ``out``.
 

@@ -224,11 +224,12 @@ def _mex(low, high, w_count):  # pragma: no cover
     return w * 64 + trailing_zeros(inv)  # one instruction, no data-dependent loop
 
 
-@numba.njit(cache=True)
+# Inlined: a call would cost an atomic reference-count round trip per array argument.
+@numba.njit(cache=True, inline="always")
 def _solve_row(
     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
     head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
-    tail_from, tail_cell, tail_ray, tail_bits,
+    tail_from, tail_cell, tail_ray, tail_bits, id_base,
 ):  # pragma: no cover
     """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
 
@@ -236,7 +237,8 @@ def _solve_row(
     every move from them stays in the row or leaves it, so λ[i,j] there is the one-row partition
     (rows[kr] - j) and its values are copied from ``tail_*``, row 0 of a table solved once for a
     single row of length ``tail_cell.shape[1]``. That is about 45 % of all cells.
-    Returns how many of its sub-partitions are new (not a sub-partition of a lower row).
+    Returns how many of its sub-partitions with two or more rows are new (not a sub-partition
+    of a lower row); one-row sub-partitions are counted by the caller.
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
     function costs a reference-count round trip per array per call.
     """
@@ -255,10 +257,9 @@ def _solve_row(
                     ray[r, kr, j, f] = tail_ray[r, 0, src, f]
                 for w in range(2 * w_count):
                     ray_bits[r, kr, j, w] = tail_bits[r, 0, src, w]
-            ident, is_new = _intern(length - j, 0, head, e_len, e_child, e_next, top)
-            cell[kr, j, ID] = ident
-            if is_new:
-                new_ids += 1
+            # The one-row partition (L) has the reserved id L; it is not interned, and
+            # solve_moveset counts the one-row sub-partitions of a diagram in O(1) per row.
+            cell[kr, j, ID] = length - j
             continue
         # ---- gather the options of cell (kr, j) ----
         sgb = _ZERO
@@ -359,7 +360,7 @@ def _solve_row(
         # ---- identity of the sub-partition, for states ----
         child = cell[kr - 1, j, ID] if kr >= 1 and j < rows[kr - 1] else 0
         ident, is_new = _intern(length - j, child, head, e_len, e_child, e_next, top)
-        cell[kr, j, ID] = ident
+        cell[kr, j, ID] = ident + id_base  # ids 1..id_base are the one-row partitions
         if is_new:
             new_ids += 1
     return new_ids
@@ -395,7 +396,7 @@ def solve_moveset(
     e_child = np.zeros(cap, dtype=np.int64)
     e_next = np.zeros(cap, dtype=np.int64)
     top = np.zeros(1, dtype=np.int64)
-    stamp = np.zeros(cap + 1, dtype=np.int64)
+    stamp = np.zeros(cap + n + 1, dtype=np.int64)  # by id: n one-row ids, then interned ones
     hi_sg = np.zeros(w_count, dtype=np.uint64)
     hi_sgm = np.zeros(w_count, dtype=np.uint64)
     # The one-row partitions (L), L = 1..n: cell (0, n - L) of a single row of length n, solved
@@ -408,14 +409,17 @@ def solve_moveset(
         0, one_row, steps, rays, exits, w_count, tail_cell, tail_ray, tail_bits,
         np.full(nb, -1, dtype=np.int64), np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64),
         np.zeros(cap, dtype=np.int64), np.zeros(1, dtype=np.int64), hi_sg, hi_sgm,
-        n, tail_cell, tail_ray, tail_bits,
+        n, tail_cell, tail_ray, tail_bits, n,
     )
     # Walk state and the per-row bookkeeping for states.
     rows = np.zeros(size, dtype=np.int64)
     sums = np.zeros(size, dtype=np.int64)
     nxt = np.zeros(size, dtype=np.int64)
     st = np.zeros(3, dtype=np.int64)
-    distinct_below = np.zeros(size, dtype=np.int64)  # distinct sub-partitions of rows[:k]
+    distinct_below = np.zeros(size, dtype=np.int64)  # distinct ≥2-row sub-partitions of rows[:k]
+    # Largest gap rows[i] - rows[i-1] below k: the one-row sub-partitions of rows[:k] are
+    # exactly (1), …, (gap), the tails of the rows (cells with no cell below them).
+    gap_below = np.zeros(size, dtype=np.int64)
     entries_below = np.zeros(size, dtype=np.int64)  # intern-table height before row k
 
     rec = 0
@@ -436,9 +440,10 @@ def solve_moveset(
             new_ids = _solve_row(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                 head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
-                rows[k - 1] if k > 0 else 0, tail_cell, tail_ray, tail_bits,
+                rows[k - 1] if k > 0 else 0, tail_cell, tail_ray, tail_bits, n,
             )
             distinct_below[k + 1] = distinct_below[k] + new_ids
+            gap_below[k + 1] = max(gap_below[k], rows[k] - (rows[k - 1] if k > 0 else 0))
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -456,9 +461,10 @@ def solve_moveset(
                 new_ids = _solve_row(
                     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                     head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
-                    rows[kr - 1] if kr > 0 else 0, tail_cell, tail_ray, tail_bits,
+                    rows[kr - 1] if kr > 0 else 0, tail_cell, tail_ray, tail_bits, n,
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
+                gap_below[kr + 1] = max(gap_below[kr], rows[kr] - (rows[kr - 1] if kr > 0 else 0))
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
@@ -472,7 +478,7 @@ def solve_moveset(
             for f in range(6):
                 out_flags[rec, f] = (fl >> f) & 1
             if all_reachable:
-                states = distinct_below[depth]
+                states = distinct_below[depth] + gap_below[depth]
             else:  # only cells at offsets generated by the moveset are positions of this game
                 states = 0
                 token = rec + 1

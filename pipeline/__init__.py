@@ -8,6 +8,10 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+# The kernels never call BLAS; numpy's OpenBLAS would otherwise start a thread per core in every
+# worker process, which competes with the kernels for the cores (seen in `perf` profiles).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 
 def _kernel_cache_dir() -> Path:
     """Numba's on-disk cache, one folder per version of the kernel sources.

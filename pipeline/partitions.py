@@ -160,7 +160,7 @@ def flatten_prefixes(prefixes: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray,
 PUSH, EMIT, POP, DONE = 0, 1, 2, 3
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, _nrt=False)
 def walk_next(n, rows, sums, nxt, st):  # pragma: no cover
     """Advance the depth-first walk over the enumeration tree by one step.
 

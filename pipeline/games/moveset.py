@@ -167,40 +167,42 @@ EMPTY_OR = O_IS01
 
 
 @numba.njit(cache=True, inline="always")
-def _bucket(length, child, mask):  # pragma: no cover
-    return ((length * 0x9E3779B1) ^ (child * 0x85EBCA77)) & mask
+def _bucket(length, child, head):  # pragma: no cover
+    return ((length * 0x9E3779B1) ^ (child * 0x85EBCA77)) & (head.shape[0] - 2)
 
 
 @numba.njit(cache=True, inline="always")
-def _intern(length, child, head, e_len, e_child, e_next, top):  # pragma: no cover
+def _intern(length, child, head, entries):  # pragma: no cover
     """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
 
-    Returns (id, is_new). Chained hash table; entries live on a stack so that the walk can
-    undo them in LIFO order (see _undo_entries).
+    Returns (id, is_new). Chained hash table: ``head[:-1]`` are the chain heads (a power of
+    two), ``head[-1]`` is the stack height, ``entries[:, e]`` = (top row length, child id, next
+    in chain). Entries live on a stack so that the walk can undo them in LIFO order (see
+    _undo_entries). Two arrays, not six: every array argument of a helper costs the caller an
+    atomic reference-count round trip.
     """
-    h = _bucket(length, child, head.shape[0] - 1)
+    h = _bucket(length, child, head)
     e = head[h]
     while e >= 0:
-        if e_len[e] == length and e_child[e] == child:
+        if entries[0, e] == length and entries[1, e] == child:
             return e + 1, False
-        e = e_next[e]
-    e = top[0]
-    e_len[e] = length
-    e_child[e] = child
-    e_next[e] = head[h]
+        e = entries[2, e]
+    e = head[-1]
+    entries[0, e] = length
+    entries[1, e] = child
+    entries[2, e] = head[h]
     head[h] = e
-    top[0] = e + 1
+    head[-1] = e + 1
     return e + 1, True
 
 
-@numba.njit(cache=True, inline="always")
-def _undo_entries(down_to, head, e_len, e_child, e_next, top):  # pragma: no cover
+@numba.njit(cache=True, _nrt=False)
+def _undo_entries(down_to, head, entries):  # pragma: no cover
     """Remove the entries above ``down_to`` (the rows the walk popped), newest first."""
-    mask = head.shape[0] - 1
-    while top[0] > down_to:
-        e = top[0] - 1
-        head[_bucket(e_len[e], e_child[e], mask)] = e_next[e]  # LIFO: e heads its chain
-        top[0] = e
+    while head[-1] > down_to:
+        e = head[-1] - 1
+        head[_bucket(entries[0, e], entries[1, e], head)] = entries[2, e]  # LIFO: e heads its chain
+        head[-1] = e
 
 
 # Fields of a cell in the cell table (one cache line per cell).
@@ -224,19 +226,18 @@ def _mex(low, high, w_count):  # pragma: no cover
     return w * 64 + trailing_zeros(inv)  # one instruction, no data-dependent loop
 
 
-# Inlined: a call would cost an atomic reference-count round trip per array argument.
 @numba.njit(cache=True, inline="always")
 def _solve_row(
     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-    head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
-    tail_from, tail_cell, tail_ray, tail_bits, id_base,
+    head, entries, hi, tail_from, id_base,
 ):  # pragma: no cover
     """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
 
     Cells at columns ≥ ``tail_from`` (the length of the row below) have nothing below them:
     every move from them stays in the row or leaves it, so λ[i,j] there is the one-row partition
-    (rows[kr] - j) and its values are copied from ``tail_*``, row 0 of a table solved once for a
-    single row of length ``tail_cell.shape[1]``. That is about 45 % of all cells.
+    (rows[kr] - j) and its values are copied from the last row of ``cell`` (and ``ray``,
+    ``ray_bits``), solved once for a single row of length n. That is about 45 % of all cells.
+    ``hi[0]`` and ``hi[1]`` hold the words ≥ 1 of the sg and sg_misere option bitsets.
     Returns how many of its sub-partitions with two or more rows are new (not a sub-partition
     of a lower row); one-row sub-partitions are counted by the caller.
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
@@ -246,17 +247,18 @@ def _solve_row(
     n_rays = rays.shape[0]
     length = rows[kr]
     new_ids = 0
-    tail_len = tail_cell.shape[1]
+    tail_row = cell.shape[0] - 1
+    tail_len = cell.shape[1] - 2
     for j in range(length - 1, -1, -1):
         if j >= tail_from:
             src = tail_len - (length - j)
             for f in range(ID):
-                cell[kr, j, f] = tail_cell[0, src, f]
+                cell[kr, j, f] = cell[tail_row, src, f]
             for r in range(n_rays):
                 for f in range(5):
-                    ray[r, kr, j, f] = tail_ray[r, 0, src, f]
+                    ray[r, kr, j, f] = ray[r, tail_row, src, f]
                 for w in range(2 * w_count):
-                    ray_bits[r, kr, j, w] = tail_bits[r, 0, src, w]
+                    ray_bits[r, kr, j, w] = ray_bits[r, tail_row, src, w]
             # The one-row partition (L) has the reserved id L; it is not interned, and
             # solve_moveset counts the one-row sub-partitions of a diagram in O(1) per row.
             cell[kr, j, ID] = length - j
@@ -265,8 +267,8 @@ def _solve_row(
         sgb = _ZERO
         sgmb = _ZERO
         for w in range(1, w_count):
-            hi_sg[w] = _ZERO
-            hi_sgm[w] = _ZERO
+            hi[0, w] = _ZERO
+            hi[1, w] = _ZERO
         nsum = np.int64(0)
         lsum = np.int64(0)
         hmax = -1
@@ -281,12 +283,12 @@ def _solve_row(
                 if v < 64:
                     sgb |= _ONE << np.uint64(v)
                 else:
-                    hi_sg[v >> 6] |= _ONE << np.uint64(v & 63)
+                    hi[0, v >> 6] |= _ONE << np.uint64(v & 63)
                 v = cell[tk, tj, SGM]
                 if v < 64:
                     sgmb |= _ONE << np.uint64(v)
                 else:
-                    hi_sgm[v >> 6] |= _ONE << np.uint64(v & 63)
+                    hi[1, v >> 6] |= _ONE << np.uint64(v & 63)
                 nsum = sadd(nsum, cell[tk, tj, NODES])
                 lsum = sadd(lsum, cell[tk, tj, LEAVES])
                 hmax = max(hmax, cell[tk, tj, HEIGHT])
@@ -309,8 +311,8 @@ def _solve_row(
                 sgb |= ray_bits[r, tk, tj, 0]
                 sgmb |= ray_bits[r, tk, tj, w_count]
                 for w in range(1, w_count):
-                    hi_sg[w] |= ray_bits[r, tk, tj, w]
-                    hi_sgm[w] |= ray_bits[r, tk, tj, w_count + w]
+                    hi[0, w] |= ray_bits[r, tk, tj, w]
+                    hi[1, w] |= ray_bits[r, tk, tj, w_count + w]
                 nsum = sadd(nsum, ray[r, tk, tj, R_NODES])
                 lsum = sadd(lsum, ray[r, tk, tj, R_LEAVES])
                 hmax = max(hmax, ray[r, tk, tj, R_HEIGHT])
@@ -322,8 +324,8 @@ def _solve_row(
         if terminal:
             g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
         else:
-            g = _mex(sgb, hi_sg, w_count)
-            m = _mex(sgmb, hi_sgm, w_count)
+            g = _mex(sgb, hi[0], w_count)
+            m = _mex(sgmb, hi[1], w_count)
             nodes = sadd(np.int64(1), nsum)
             leaves = lsum
             h = hmax + 1
@@ -359,7 +361,7 @@ def _solve_row(
                 ray[r, kr, j, R_OR] = own_or
         # ---- identity of the sub-partition, for states ----
         child = cell[kr - 1, j, ID] if kr >= 1 and j < rows[kr - 1] else 0
-        ident, is_new = _intern(length - j, child, head, e_len, e_child, e_next, top)
+        ident, is_new = _intern(length - j, child, head, entries)
         cell[kr, j, ID] = ident + id_base  # ids 1..id_base are the one-row partitions
         if is_new:
             new_ids += 1
@@ -389,27 +391,22 @@ def solve_moveset(
     while nb < 4 * size:
         nb *= 2
     cap = size * size
-    # Interning table of sub-partitions: chain heads, entries (top row length, id of the
-    # sub-partition below, next in chain), stack height.
-    head = np.full(nb, -1, dtype=np.int64)
-    e_len = np.zeros(cap, dtype=np.int64)
-    e_child = np.zeros(cap, dtype=np.int64)
-    e_next = np.zeros(cap, dtype=np.int64)
-    top = np.zeros(1, dtype=np.int64)
+    # Interning table of sub-partitions (see _intern): chain heads and stack height, entries.
+    head = np.full(nb + 1, -1, dtype=np.int64)
+    head[nb] = 0
+    entries = np.zeros((3, cap), dtype=np.int64)
     stamp = np.zeros(cap + n + 1, dtype=np.int64)  # by id: n one-row ids, then interned ones
-    hi_sg = np.zeros(w_count, dtype=np.uint64)
-    hi_sgm = np.zeros(w_count, dtype=np.uint64)
-    # The one-row partitions (L), L = 1..n: cell (0, n - L) of a single row of length n, solved
-    # once with a scratch interning table (ids there are not used).
-    tail_cell = np.zeros((1, n, 8), dtype=np.int64)
-    tail_ray = np.zeros((nr, 1, n, 5), dtype=np.int64)
-    tail_bits = np.zeros((nr, 1, n, 2 * w_count), dtype=np.uint64)
-    one_row = np.full(1, n, dtype=np.int64)
+    hi = np.zeros((2, w_count), dtype=np.uint64)
+    # The one-row partitions (L), L = 1..n: cell (size - 1, n - L), the last row of the tables
+    # (the walk never gets there), holds a single row of length n, solved once with a scratch
+    # interning table (ids there are not used).
+    one_row = np.zeros(size, dtype=np.int64)
+    one_row[size - 1] = n
+    scratch_head = np.full(nb + 1, -1, dtype=np.int64)
+    scratch_head[nb] = 0
     _solve_row(
-        0, one_row, steps, rays, exits, w_count, tail_cell, tail_ray, tail_bits,
-        np.full(nb, -1, dtype=np.int64), np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64),
-        np.zeros(cap, dtype=np.int64), np.zeros(1, dtype=np.int64), hi_sg, hi_sgm,
-        n, tail_cell, tail_ray, tail_bits, n,
+        size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
+        scratch_head, np.zeros((3, cap), dtype=np.int64), hi, n, n,
     )
     # Walk state and the per-row bookkeeping for states.
     rows = np.zeros(size, dtype=np.int64)
@@ -432,15 +429,14 @@ def solve_moveset(
         base = b0 - a0
         common = shared_depth(rows, st[0], prefix_values, a0, b0)
         if common < st[0]:
-            _undo_entries(entries_below[common], head, e_len, e_child, e_next, top)
+            _undo_entries(entries_below[common], head, entries)
         for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
             rows[k] = prefix_values[a0 + k]
             sums[k + 1] = sums[k] + rows[k]
-            entries_below[k] = top[0]
+            entries_below[k] = head[nb]
             new_ids = _solve_row(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-                head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
-                rows[k - 1] if k > 0 else 0, tail_cell, tail_ray, tail_bits, n,
+                head, entries, hi, rows[k - 1] if k > 0 else 0, n,
             )
             distinct_below[k + 1] = distinct_below[k] + new_ids
             gap_below[k + 1] = max(gap_below[k], rows[k] - (rows[k - 1] if k > 0 else 0))
@@ -453,15 +449,14 @@ def solve_moveset(
             if code == DONE:
                 break
             if code == POP:
-                _undo_entries(entries_below[st[0]], head, e_len, e_child, e_next, top)
+                _undo_entries(entries_below[st[0]], head, entries)
                 continue
             if code == PUSH:
                 kr = st[0] - 1
-                entries_below[kr] = top[0]
+                entries_below[kr] = head[nb]
                 new_ids = _solve_row(
                     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-                    head, e_len, e_child, e_next, top, hi_sg, hi_sgm,
-                    rows[kr - 1] if kr > 0 else 0, tail_cell, tail_ray, tail_bits, n,
+                    head, entries, hi, rows[kr - 1] if kr > 0 else 0, n,
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 gap_below[kr + 1] = max(gap_below[kr], rows[kr] - (rows[kr - 1] if kr > 0 else 0))

@@ -1,8 +1,9 @@
 """Throughput of partgames, measured side by side (issues 2, 3 and 6).
 
-Prints one table: game, n, kernel M/s (solver alone, one process), end-to-end M/s (`partgames
-run` with Parquet written, as a separate process), ratio of end-to-end to the naive sg-only
-baseline, jobs, peak RSS and bytes per record. Also: enumeration alone, the naive baseline and
+Prints one table: game, n, jobs, kernel M/s (solver alone, nothing written, in as many processes
+as jobs), end-to-end M/s (`partgames run --jobs` with Parquet written, as a separate process),
+their ratio, the ratio of end-to-end to the naive sg-only baseline (one process), peak RSS and
+bytes per record. Also: enumeration alone, the naive baseline, the cost of writing Parquet and
 the plain-Python reference on the same partitions.
 
     .venv/bin/python benchmarks/bench.py                       # LCTR/Downright, n = 60 and 70
@@ -102,6 +103,42 @@ def kernel_rate(game_id: str, n: int) -> float:
     return records / (time.perf_counter() - t)
 
 
+def _solve_shards(game_id: str, n: int, shards: list[int]) -> int:
+    game = get_game(game_id)
+    return sum(game.solve_shard(n, k, 1 << 18).num_rows for k in shards)
+
+
+def kernel_rate_jobs(game_id: str, n: int, jobs: int) -> float:
+    """Records per second of the solver alone in ``jobs`` processes (nothing written): the
+    kernel-only throughput that end-to-end with the same ``--jobs`` is compared with."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    shards = get_game(game_id).shard_count(n, 1 << 18)
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        list(pool.map(_solve_shards, [game_id] * jobs, [min(n, 12)] * jobs, [[0]] * jobs))  # warm up
+        t = time.perf_counter()
+        records = sum(pool.map(_solve_shards, [game_id] * shards, [n] * shards, [[k] for k in range(shards)]))
+        return records / (time.perf_counter() - t)
+
+
+def write_cost(game_id: str, n: int) -> tuple[float, float]:
+    """Seconds per record to write one shard as Parquet: all columns, and the two list columns
+    (parts, conjugate) alone. A floor for end-to-end whatever the kernel does."""
+    from pipeline.storage import write_parquet
+
+    table = get_game(game_id).solve_shard(n, 0, 1 << 18)
+    out = Path(tempfile.mkdtemp(prefix="pgwrite-")) / "shard.parquet"
+    best = [1e9, 1e9]
+    for _ in range(3):
+        for i, t in enumerate((table, table.select(["parts", "conjugate"]))):
+            s = time.perf_counter()
+            write_parquet(t, out)
+            best[i] = min(best[i], time.perf_counter() - s)
+    shutil.rmtree(out.parent)
+    return best[0] / table.num_rows, best[1] / table.num_rows
+
+
 def enumeration_rate(n: int) -> float:
     plan = plan_shards(n, 1 << 18)
     t = time.perf_counter()
@@ -188,20 +225,27 @@ def main() -> None:
         print(f"n={n}: p(n)={partition_numbers(n)[n]:,}  enumeration {enum / 1e6:.2f} M/s  "
               f"naive LCTR sg-only baseline {naive / 1e6:.2f} M/s")
     print()
-    header = (f"{'game':<10} {'n':>3} {'kernel M/s':>10} {'e2e M/s':>8} {'e2e/kernel':>10} "
-              f"{'e2e/naive':>9} {'jobs':>4} {'peak RSS':>9} {'bytes/rec':>9}")
+    for n in ns:
+        for g in games[:1]:
+            total, lists = write_cost(g, n)
+            print(f"writing Parquet, {g} n={n}: {total * 1e9:.0f} ns/record, of which the list columns "
+                  f"parts + conjugate {lists * 1e9:.0f} ns: end-to-end cannot pass "
+                  f"{1 / total / 1e6:.2f} M/s per core even with a free kernel")
+    print()
+    header = (f"{'game':<10} {'n':>3} {'jobs':>4} {'kernel M/s':>10} {'e2e M/s':>8} {'e2e/kernel':>10} "
+              f"{'e2e/naive':>9} {'peak RSS':>9} {'bytes/rec':>9}")
     print(header)
     print("-" * len(header))
     for n in ns:
         naive = naive_rate(n)
         for g in games:
-            kr = kernel_rate(g, n)
             for jobs in sorted({1, args.jobs}):
+                kr = kernel_rate(g, n) if jobs == 1 else kernel_rate_jobs(g, n, jobs)
                 r = end_to_end([g], n, n, jobs)
                 e2e = r["records"] / r["run"]
                 bpr = sum(r["bytes"].values()) / r["records"]
-                print(f"{g:<10} {n:>3} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
-                      f"{e2e / naive:>9.2f} {jobs:>4} {r['rss_mib']:>6.0f} MiB {bpr:>9.2f}", flush=True)
+                print(f"{g:<10} {n:>3} {jobs:>4} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
+                      f"{e2e / naive:>9.2f} {r['rss_mib']:>6.0f} MiB {bpr:>9.2f}", flush=True)
     print()
     for g in games[:2]:
         n = args.reference_n

@@ -178,8 +178,7 @@ def _intern(length, child, head, entries):  # pragma: no cover
     Returns (id, is_new). Chained hash table: ``head[:-1]`` are the chain heads (a power of
     two), ``head[-1]`` is the stack height, ``entries[:, e]`` = (top row length, child id, next
     in chain). Entries live on a stack so that the walk can undo them in LIFO order (see
-    _undo_entries). Two arrays, not six: every array argument of a helper costs the caller an
-    atomic reference-count round trip.
+    _undo_entries). Two arrays rather than one per field: fewer arrays to hand around the walk.
     """
     h = _bucket(length, child, head)
     e = head[h]
@@ -229,7 +228,7 @@ def _mex(low, high, w_count):  # pragma: no cover
 @numba.njit(cache=True, inline="always")
 def _solve_row(
     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-    head, entries, hi, tail_from, id_base,
+    head, entries, hi, tail_from,
 ):  # pragma: no cover
     """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
 
@@ -362,7 +361,7 @@ def _solve_row(
         # ---- identity of the sub-partition, for states ----
         child = cell[kr - 1, j, ID] if kr >= 1 and j < rows[kr - 1] else 0
         ident, is_new = _intern(length - j, child, head, entries)
-        cell[kr, j, ID] = ident + id_base  # ids 1..id_base are the one-row partitions
+        cell[kr, j, ID] = ident + tail_len  # ids 1..n are the one-row partitions
         if is_new:
             new_ids += 1
     return new_ids
@@ -406,7 +405,7 @@ def solve_moveset(
     scratch_head[nb] = 0
     _solve_row(
         size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
-        scratch_head, np.zeros((3, cap), dtype=np.int64), hi, n, n,
+        scratch_head, np.zeros((3, cap), dtype=np.int64), hi, n,
     )
     # Walk state and the per-row bookkeeping for states.
     rows = np.zeros(size, dtype=np.int64)
@@ -436,7 +435,7 @@ def solve_moveset(
             entries_below[k] = head[nb]
             new_ids = _solve_row(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-                head, entries, hi, rows[k - 1] if k > 0 else 0, n,
+                head, entries, hi, rows[k - 1] if k > 0 else 0,
             )
             distinct_below[k + 1] = distinct_below[k] + new_ids
             gap_below[k + 1] = max(gap_below[k], rows[k] - (rows[k - 1] if k > 0 else 0))
@@ -456,7 +455,7 @@ def solve_moveset(
                 entries_below[kr] = head[nb]
                 new_ids = _solve_row(
                     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-                    head, entries, hi, rows[kr - 1] if kr > 0 else 0, n,
+                    head, entries, hi, rows[kr - 1] if kr > 0 else 0,
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 gap_below[kr + 1] = max(gap_below[kr], rows[kr] - (rows[kr - 1] if kr > 0 else 0))

@@ -149,7 +149,8 @@ def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
     out = _output_arrays(1, len(parts), parts[0])
     w = (len(game.moveset.steps) + n * len(game.moveset.rays)) // 64 + 1
     got = solve_moveset(n, values, offsets, game._steps, game._rays, game.moveset.exits,
-                        game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w, out)
+                        game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w,
+                        game.moveset.same_row_reach(), out)
     assert got == 1
     return board_table(n, out).to_pylist()[0]
 

@@ -149,6 +149,10 @@ class Moveset:
                     reach[i, j] = any(a <= i and b <= j and reach[i - a, j - b] for a, b in gens)
         return reach
 
+    def same_row_reach(self) -> int:
+        """The largest b of a step or ray (0, b): how far a move can go within a row."""
+        return max((b for a, b in self.steps + self.rays if a == 0), default=0)
+
     def all_cells_reachable(self) -> bool:
         """True iff every cell is reachable: the moveset generates (0,1) and (1,0)."""
         gens = set(self.steps) | set(self.rays)
@@ -195,6 +199,17 @@ def _intern(length, child, head, entries):  # pragma: no cover
     return e + 1, True
 
 
+@numba.njit(cache=True, inline="always")
+def _lookup(length, child, head, entries):  # pragma: no cover
+    """Id (≥ 1) of an interned sub-partition (see _intern), or 0 if it is not in the table."""
+    e = head[_bucket(length, child, head)]
+    while e >= 0:
+        if entries[0, e] == length and entries[1, e] == child:
+            return e + 1
+        e = entries[2, e]
+    return 0
+
+
 @numba.njit(cache=True, _nrt=False)
 def _undo_entries(down_to, head, entries):  # pragma: no cover
     """Remove the entries above ``down_to`` (the rows the walk popped), newest first."""
@@ -228,7 +243,7 @@ def _mex(low, high, w_count):  # pragma: no cover
 @numba.njit(cache=True, inline="always")
 def _solve_row(
     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-    head, entries, hi, tail_from,
+    head, entries, hi, tail_from, top, same_row_reach,
 ):  # pragma: no cover
     """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
 
@@ -239,6 +254,15 @@ def _solve_row(
     ``hi[0]`` and ``hi[1]`` hold the words ≥ 1 of the sg and sg_misere option bitsets.
     Returns how many of its sub-partitions with two or more rows are new (not a sub-partition
     of a lower row); one-row sub-partitions are counted by the caller.
+
+    ``top``: the row completes a partition of n, so it is popped right after its record is
+    written and no row is ever solved above it (about 58 % of the cells solved at n = 72).
+    Its sub-partitions are then only looked up, not interned: they are distinct from each other
+    (each has its own number of columns), so no later lookup in the row could find them, and
+    there is nothing to undo. A new one gets the id that interning would have given it. And of
+    its tail only the cells that a move inside the row reaches from a cell before the tail are
+    copied, those at columns < ``tail_from + same_row_reach``, and the start cell (0 in a
+    one-row partition); the others only get their id.
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
     function costs a reference-count round trip per array per call.
     """
@@ -248,7 +272,11 @@ def _solve_row(
     new_ids = 0
     tail_row = cell.shape[0] - 1
     tail_len = cell.shape[1] - 2
+    tail_used = min(length, max(tail_from + same_row_reach, 1)) if top else length
     for j in range(length - 1, -1, -1):
+        if j >= tail_used:
+            cell[kr, j, ID] = length - j
+            continue
         if j >= tail_from:
             src = tail_len - (length - j)
             for f in range(ID):
@@ -360,17 +388,24 @@ def _solve_row(
                 ray[r, kr, j, R_OR] = own_or
         # ---- identity of the sub-partition, for states ----
         child = cell[kr - 1, j, ID] if kr >= 1 and j < rows[kr - 1] else 0
-        ident, is_new = _intern(length - j, child, head, entries)
+        if top:
+            ident = _lookup(length - j, child, head, entries)
+            if ident == 0:
+                ident = head[-1] + new_ids + 1  # what _intern would have given it
+                new_ids += 1
+        else:
+            ident, is_new = _intern(length - j, child, head, entries)
+            if is_new:
+                new_ids += 1
         cell[kr, j, ID] = ident + tail_len  # ids 1..n are the one-row partitions
-        if is_new:
-            new_ids += 1
     return new_ids
 
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
 def solve_moveset(
-    n, prefix_values, prefix_offsets, steps, rays, exits, all_reachable, reach, w_count, out
+    n, prefix_values, prefix_offsets, steps, rays, exits, all_reachable, reach, w_count,
+    same_row_reach, out,
 ):  # pragma: no cover
     """Solve every partition of n below the prefixes; write one record per partition into ``out``.
 
@@ -405,7 +440,7 @@ def solve_moveset(
     scratch_head[nb] = 0
     _solve_row(
         size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
-        scratch_head, np.zeros((3, cap), dtype=np.int64), hi, n,
+        scratch_head, np.zeros((3, cap), dtype=np.int64), hi, n, False, 0,
     )
     # Walk state and the per-row bookkeeping for states.
     rows = np.zeros(size, dtype=np.int64)
@@ -435,7 +470,7 @@ def solve_moveset(
             entries_below[k] = head[nb]
             new_ids = _solve_row(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
-                head, entries, hi, rows[k - 1] if k > 0 else 0,
+                head, entries, hi, rows[k - 1] if k > 0 else 0, False, 0,
             )
             distinct_below[k + 1] = distinct_below[k] + new_ids
             gap_below[k + 1] = max(gap_below[k], rows[k] - (rows[k - 1] if k > 0 else 0))
@@ -456,6 +491,7 @@ def solve_moveset(
                 new_ids = _solve_row(
                     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                     head, entries, hi, rows[kr - 1] if kr > 0 else 0,
+                    sums[kr + 1] == n, same_row_reach,
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 gap_below[kr + 1] = max(gap_below[kr], rows[kr] - (rows[kr - 1] if kr > 0 else 0))
@@ -550,7 +586,8 @@ class MovesetGame:
         w_count = (len(self.moveset.steps) + n * len(self.moveset.rays)) // 64 + 1
         got = solve_moveset(
             n, values, offsets, self._steps, self._rays, self.moveset.exits,
-            self.moveset.all_cells_reachable(), self._reach[n], w_count, out,
+            self.moveset.all_cells_reachable(), self._reach[n], w_count,
+            self.moveset.same_row_reach(), out,
         )
         if got != spec.records:
             raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")

@@ -181,13 +181,39 @@ def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int) -> dict:
             "bytes": size}
 
 
-def reference_rate(game_id: str, n: int, cold: bool) -> float:
-    """Records/s of tests/reference.py on the partitions of n. Warm: its memo tables are shared
-    by all partitions of n (itself a dynamic program over sub-partitions); cold: cleared before
-    each record, so every record is solved from scratch as the reference solves one start."""
+def random_partitions(n: int, count: int, seed: int = 1) -> list[tuple[int, ...]]:
+    """``count`` partitions of n drawn uniformly at random (largest part first), by the counts
+    p(m, k) of partitions of m with parts ≤ k: the largest part is c with weight p(m - c, c)."""
+    import random
+
+    rng = random.Random(seed)
+    p = [[1] * (n + 1)] + [[0] * (n + 1) for _ in range(n)]
+    for m in range(1, n + 1):
+        for k in range(1, n + 1):
+            p[m][k] = p[m][k - 1] + (p[m - k][k] if m >= k else 0)
+    out = []
+    for _ in range(count):
+        parts, m, k = [], n, n
+        while m > 0:
+            r = rng.randrange(p[m][k])
+            c = min(k, m)
+            while r >= p[m - c][c]:
+                r -= p[m - c][c]
+                c -= 1
+            parts.append(c)
+            m, k = m - c, c
+        out.append(tuple(parts))
+    return out
+
+
+def reference_rate(game_id: str, n: int, cold: bool, sample: int = 0) -> float:
+    """Records/s of tests/reference.py on partitions of n: all of them, or ``sample`` drawn
+    uniformly. Warm: its memo tables are shared by all the partitions (itself a dynamic program
+    over sub-partitions); cold: cleared before each record, so every record is solved from
+    scratch, as the reference solves one start."""
     import reference
 
-    parts = reference.partitions(n)
+    parts = random_partitions(n, sample) if sample else reference.partitions(n)
     t = time.perf_counter()
     for p in parts:
         if cold:
@@ -204,7 +230,10 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scale", type=int, default=None,
                     help="instead: time `partgames run --max-n SCALE` for the games")
-    ap.add_argument("--reference-n", type=int, default=22, help="n for the plain-Python comparison")
+    ap.add_argument("--reference-n", type=int, default=22,
+                    help="n for the plain-Python comparison on every partition")
+    ap.add_argument("--reference-sample", type=int, default=500,
+                    help="partitions of the largest --n drawn for the plain-Python comparison")
     args = ap.parse_args()
     games = list(BOARD_GAMES) if args.games == "all" else args.games.split(",")
 
@@ -247,13 +276,24 @@ def main() -> None:
                 print(f"{g:<10} {n:>3} {jobs:>4} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
                       f"{e2e / naive:>9.2f} {r['rss_mib']:>6.0f} MiB {bpr:>9.2f}", flush=True)
     print()
+    # Issue 6, target 7: the kernel against the plain-Python reference on the same partitions.
+    # All partitions of --reference-n (warm and cold), and a uniform sample of the table's
+    # largest n (cold: warm memo tables on a sample would measure the sample's size).
     for g in games[:2]:
         n = args.reference_n
         kr = kernel_rate(g, n)
         for cold in (False, True):
             ref = reference_rate(g, n, cold)
-            print(f"plain-Python reference {g} n={n} ({'cold' if cold else 'warm'} memo): {ref:,.0f} "
-                  f"records/s; kernel {kr:,.0f} records/s; kernel is {kr / ref:,.0f}x faster")
+            print(f"plain-Python reference {g} n={n}, all {partition_numbers(n)[n]:,} partitions "
+                  f"({'cold' if cold else 'warm'} memo): {ref:,.0f} records/s; kernel {kr:,.0f} "
+                  f"records/s; kernel is {kr / ref:,.0f}x faster")
+        n = max(ns)
+        kr = kernel_rate(g, n)
+        ref = reference_rate(g, n, True, args.reference_sample)
+        print(f"plain-Python reference {g} n={n}, {args.reference_sample} partitions drawn uniformly "
+              f"(cold memo): {ref:,.0f} records/s; kernel on all {partition_numbers(n)[n]:,} "
+              f"partitions {kr:,.0f} records/s; kernel is {kr / ref:,.0f}x faster")
+
 
 if __name__ == "__main__":
     main()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
@@ -231,11 +232,29 @@ def _in_order(work: list[tuple[Game, list[tuple[int, int]], int]]) -> list[tuple
     return merged
 
 
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: end the worker when the run's main process is gone.
+
+    A main process killed by a signal it cannot handle (SIGKILL, or SIGTERM from a batch
+    system) leaves its pool workers behind, each holding a few hundred MiB; they would idle on
+    their task queue forever, or solve their queued shards and then idle. A daemon thread
+    checks the parent once a second and ends the worker; a staged shard is either fully
+    renamed into place or not there at all, so the next run simply resumes.
+    """
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="partgames-parent-watch", daemon=True).start()
+
+
 def _run_pool(store, work, jobs, max_records, record_done) -> None:
     ctx = multiprocessing.get_context("spawn")  # no inherited threads or locks from the parent
     # Serial chains first (they are long), then shards, largest n first for a short tail.
     order = sorted(work, key=lambda w: (w[0].parallel, -max(n for n, _ in w[1])))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_exit_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         queue = list(reversed(order))
         running: dict[Future, str] = {}
         try:

@@ -152,6 +152,40 @@ def test_killed_process_leaves_only_complete_jobs(tmp_path: Path) -> None:
     assert con.execute("SELECT count(*) FROM lctr").fetchall()[0][0] == sum(partition_numbers(42)[1:])
 
 
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None:
+    """A batch system that SIGKILLs the main process must not leave its workers behind."""
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", "lctr", "--min-n", "40",
+           "--max-n", "60", "--out", str(out), "--jobs", "2", "--shard-records", "3000", "--quiet"]
+    proc = subprocess.Popen(cmd)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    staging = tmp_path / ".results.staging"
+    deadline = time.monotonic() + 120
+    while not list(staging.rglob("part-*.parquet")):  # the workers are solving shards
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.1)
+    workers = [int(p) for p in children.read_text().split()]
+    assert len(workers) >= 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 15
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [w for w in workers if _alive(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    assert not left, "pool workers outlived the killed run"
+    assert_store_consistent(out)
+
+
 def test_verify_reports_planted_counterexample(capsys, small_store: Path, plant) -> None:
     code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--format", "json",
                        "--only", "lctr1.lemma2")

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 
 from pipeline import __version__
 from pipeline.games import MAX_N, Game, GameError, get_game
-from pipeline.storage import Store
+from pipeline.storage import SHARD_FORMAT, Store
 
 #: Records per shard: bounds a worker's memory (≈ 100 bytes per record in flight) whatever n is.
 DEFAULT_SHARD_RECORDS = 1 << 18
@@ -160,6 +160,7 @@ def run(
             # Shards in staging are reused only by the same code and schema, and never by --force
             # (which is how a user recomputes after an upgrade or a fix).
             plan = {"game": game.game_id, "n": n, "max_records": max_records, "shards": count,
+                    "shard_format": SHARD_FORMAT,
                     "version": __version__, "schema": game.schema.to_string()}
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]

@@ -22,6 +22,9 @@ import pyarrow as pa
 MARKER = "_partgames.json"
 COMPLETE = "_complete.json"
 STORE_FORMAT = 1
+#: How a shard file is written (2: polars, large_list in the embedded Arrow schema; 1: pyarrow).
+#: Part of a job's plan, so that a rerun never mixes shards of two writers in one (game, n).
+SHARD_FORMAT = 2
 
 
 class StoreError(Exception):

@@ -232,8 +232,9 @@ def test_erratum_reports_printed_form(capsys, small_store: Path) -> None:
     assert result["printed_counterexamples"] > 0 and result["erratum_confirmed"] is True
 
 
-def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, monkeypatch) -> None:
-    """Finished shards wait in staging, but only the same code and plan may reuse them."""
+@pytest.mark.parametrize("key, other", [("version", "0.0.0"), ("shard_format", 1)])
+def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, monkeypatch, key, other) -> None:
+    """Finished shards wait in staging, but only the same code, writer and plan may reuse them."""
     out = tmp_path / "results"
     real = runner._write_shard  # runs in the writer thread, beside the kernel
     calls = {"n": 0}
@@ -250,7 +251,7 @@ def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, mon
     monkeypatch.setattr(runner, "_write_shard", real)
     plan_file = out.parent / ".results.staging" / "game=king" / "n=22" / "plan.json"
     plan = json.loads(plan_file.read_text())
-    plan["version"] = "0.0.0"  # as if written by another release
+    plan[key] = other  # as if written by another release, or by the earlier (pyarrow) writer
     plan_file.write_text(json.dumps(plan))
     summary = runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
     assert summary.records == partition_numbers(22)[22]  # everything recomputed

@@ -108,17 +108,20 @@ def _solve_shards(game_id: str, n: int, shards: list[int]) -> int:
     return sum(game.solve_shard(n, k, 1 << 18).num_rows for k in shards)
 
 
-def kernel_rate_jobs(game_id: str, n: int, jobs: int) -> float:
-    """Records per second of the solver alone in ``jobs`` processes (nothing written): the
-    kernel-only throughput that end-to-end with the same ``--jobs`` is compared with."""
+def kernel_rate_jobs(game_id: str, ns: list[int], jobs: int) -> float:
+    """Records per second of the solver alone in ``jobs`` processes (nothing written) over every
+    shard of each n in ``ns``: the kernel-only throughput that end-to-end with the same
+    ``--jobs`` and the same n is compared with."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    shards = get_game(game_id).shard_count(n, 1 << 18)
+    game = get_game(game_id)
+    tasks = [(n, k) for n in ns for k in range(game.shard_count(n, 1 << 18))]
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        list(pool.map(_solve_shards, [game_id] * jobs, [min(n, 12)] * jobs, [[0]] * jobs))  # warm up
+        list(pool.map(_solve_shards, [game_id] * jobs, [12] * jobs, [[0]] * jobs))  # warm up
         t = time.perf_counter()
-        records = sum(pool.map(_solve_shards, [game_id] * shards, [n] * shards, [[k] for k in range(shards)]))
+        records = sum(pool.map(_solve_shards, [game_id] * len(tasks), [n for n, _ in tasks],
+                               [[k] for _, k in tasks]))
         return records / (time.perf_counter() - t)
 
 
@@ -140,6 +143,8 @@ def write_cost(game_id: str, n: int) -> tuple[float, float]:
 
 
 def enumeration_rate(n: int) -> float:
+    v, o = flatten_prefixes(plan_shards(8, 1 << 18)[0].prefixes)
+    enumerate_partitions(8, v, o, np.zeros(100, np.int16), np.zeros(100, np.int64))  # compile
     plan = plan_shards(n, 1 << 18)
     t = time.perf_counter()
     records = 0
@@ -269,12 +274,23 @@ def main() -> None:
         naive = naive_rate(n)
         for g in games:
             for jobs in sorted({1, args.jobs}):
-                kr = kernel_rate(g, n) if jobs == 1 else kernel_rate_jobs(g, n, jobs)
+                kr = kernel_rate(g, n) if jobs == 1 else kernel_rate_jobs(g, [n], jobs)
                 r = end_to_end([g], n, n, jobs)
                 e2e = r["records"] / r["run"]
                 bpr = sum(r["bytes"].values()) / r["records"]
                 print(f"{g:<10} {n:>3} {jobs:>4} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
                       f"{e2e / naive:>9.2f} {r['rss_mib']:>6.0f} MiB {bpr:>9.2f}", flush=True)
+    if args.jobs > 1:
+        # A run of one n at n = 72 lasts a few seconds, of which starting the worker processes
+        # (interpreter, imports, kernel cache) takes about one: the steady state of a long run
+        # is measured on a run over several n, against the kernel on the same shards.
+        lo, hi = max(ns) + 2, max(ns) + 6
+        for g in games[:1]:
+            kr = kernel_rate_jobs(g, list(range(lo, hi + 1)), args.jobs)
+            r = end_to_end([g], lo, hi, args.jobs)
+            e2e = r["records"] / r["run"]
+            print(f"steady state, {g} n={lo}..{hi} ({r['records']:,} records), jobs={args.jobs}: kernel "
+                  f"{kr / 1e6:.3f} M/s, e2e {e2e / 1e6:.3f} M/s, e2e/kernel {e2e / kr:.2f}", flush=True)
     print()
     # Issue 6, target 7: the kernel against the plain-Python reference on the same partitions.
     # All partitions of --reference-n (warm and cold), and a uniform sample of the table's

@@ -388,7 +388,7 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
         o_height[k] = height[p]
         fl = andb[p]
         for f in range(6):
-            o_flags[k, f] = (fl >> f) & 1
+            o_flags[f, k] = (fl >> f) & 1
         if a == 1:
             o_states[k] = _count_dominated(x, s, box)
         # ---- features of the nonzero parts (SPEC §1) ----
@@ -614,7 +614,7 @@ def _output_arrays(records: int, s: int, n: int) -> tuple[np.ndarray, ...]:
         np.zeros(records, i64),  # leaves
         np.zeros(records, i64),  # states
         np.zeros(records, i64),  # height
-        np.zeros((records, 6), np.bool_),  # flags
+        np.zeros((6, records), np.bool_),  # flags, one row per flag
         np.zeros(parts, np.int16),  # parts
         np.zeros(records + 1, i64),
         np.zeros(records * n, np.int16),  # conjugate (largest ≤ n)

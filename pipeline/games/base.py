@@ -35,7 +35,7 @@ def pool_array(count: int, dtype: type | np.dtype, rows: int = 0) -> np.ndarray:
     for a kernel's output columns, which the kernel writes in full.
 
     A large numpy array is fresh pages from the OS every time (mmap), and touching them first
-    cost about 50 ns per record at n = 72, 8 % of the moveset kernel (page faults; measured with
+    cost about 50 ns per record at n = 72, 8–10 % of the moveset kernel (page faults; measured with
     `benchmarks/`). Arrow's pool keeps freed memory for the next shard, and the Arrow columns
     made from these arrays are views of the same memory.
     """

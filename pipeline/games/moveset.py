@@ -176,30 +176,20 @@ def _bucket(length, child, head):  # pragma: no cover
 
 
 @numba.njit(cache=True, inline="always")
-def _lookup(length, child, head, entries):  # pragma: no cover
-    """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``, or
-    0 if it is not interned.
+def _intern(length, child, head, entries):  # pragma: no cover
+    """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
 
-    Chained hash table: ``head[:-1]`` are the chain heads (a power of two), ``head[-1]`` is the
-    stack height, ``entries[:, e]`` = (top row length, child id, next in chain). Entries live
-    on a stack so that the walk can undo them in LIFO order (see _undo_entries). Two arrays
-    rather than one per field: fewer arrays to hand around the walk.
+    Returns (id, is_new). Chained hash table: ``head[:-1]`` are the chain heads (a power of
+    two), ``head[-1]`` is the stack height, ``entries[:, e]`` = (top row length, child id, next
+    in chain). Entries live on a stack so that the walk can undo them in LIFO order (see
+    _undo_entries). Two arrays rather than one per field: fewer arrays to hand around the walk.
     """
-    e = head[_bucket(length, child, head)]
+    h = _bucket(length, child, head)
+    e = head[h]
     while e >= 0:
         if entries[0, e] == length and entries[1, e] == child:
-            return e + 1
+            return e + 1, False
         e = entries[2, e]
-    return 0
-
-
-@numba.njit(cache=True, inline="always")
-def _intern(length, child, head, entries):  # pragma: no cover
-    """(id, is_new): the id of that sub-partition (see _lookup), interned if it is new."""
-    found = _lookup(length, child, head, entries)
-    if found:
-        return found, False
-    h = _bucket(length, child, head)
     e = head[-1]
     entries[0, e] = length
     entries[1, e] = child
@@ -207,6 +197,17 @@ def _intern(length, child, head, entries):  # pragma: no cover
     head[h] = e
     head[-1] = e + 1
     return e + 1, True
+
+
+@numba.njit(cache=True, inline="always")
+def _lookup(length, child, head, entries):  # pragma: no cover
+    """Id (≥ 1) of an interned sub-partition (see _intern), or 0 if it is not in the table."""
+    e = head[_bucket(length, child, head)]
+    while e >= 0:
+        if entries[0, e] == length and entries[1, e] == child:
+            return e + 1
+        e = entries[2, e]
+    return 0
 
 
 @numba.njit(cache=True, _nrt=False)

@@ -102,27 +102,33 @@ def test_sql_errors_and_formats(capsys, small_store: Path) -> None:
     assert out.splitlines()[1] == "true"
 
 
-def test_interrupted_run_resumes_to_identical_records(tmp_path: Path, monkeypatch) -> None:
-    fresh = tmp_path / "fresh" / "results"
-    runner.run(["lctr", "knight"], max_n=24, out=str(fresh), jobs=1, progress=False, max_records=60)
-
-    interrupted = tmp_path / "interrupted" / "results"
+def _interrupt_at_write(monkeypatch, nth: int, games: list[str], **run_args) -> None:
+    """Run in-process and interrupt it (KeyboardInterrupt) as the writer thread starts its
+    ``nth`` shard; the real writer is back in place afterwards."""
     real = runner._write_shard  # runs in the writer thread, beside the kernel
     calls = {"n": 0}
 
     def dying(*args, **kwargs):
         calls["n"] += 1
-        if calls["n"] == 40:
+        if calls["n"] == nth:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
     monkeypatch.setattr(runner, "_write_shard", dying)
     with pytest.raises(KeyboardInterrupt):
-        runner.run(["lctr", "knight"], max_n=24, out=str(interrupted), jobs=1, progress=False, max_records=60)
+        runner.run(games, jobs=1, progress=False, **run_args)
+    monkeypatch.setattr(runner, "_write_shard", real)
+
+
+def test_interrupted_run_resumes_to_identical_records(tmp_path: Path, monkeypatch) -> None:
+    fresh = tmp_path / "fresh" / "results"
+    runner.run(["lctr", "knight"], max_n=24, out=str(fresh), jobs=1, progress=False, max_records=60)
+
+    interrupted = tmp_path / "interrupted" / "results"
+    _interrupt_at_write(monkeypatch, 40, ["lctr", "knight"], max_n=24, out=str(interrupted), max_records=60)
     assert_store_consistent(interrupted)
     staged = list((interrupted.parent / ".results.staging").rglob("part-*.parquet"))
     assert staged, "finished shards of the unfinished job wait in staging"
-    monkeypatch.setattr(runner, "_write_shard", real)
 
     summary = runner.run(["lctr", "knight"], max_n=24, out=str(interrupted), jobs=1, progress=False,
                          max_records=60)
@@ -236,19 +242,7 @@ def test_erratum_reports_printed_form(capsys, small_store: Path) -> None:
 def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, monkeypatch, key, other) -> None:
     """Finished shards wait in staging, but only the same code, writer and plan may reuse them."""
     out = tmp_path / "results"
-    real = runner._write_shard  # runs in the writer thread, beside the kernel
-    calls = {"n": 0}
-
-    def dying(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runner, "_write_shard", dying)
-    with pytest.raises(KeyboardInterrupt):
-        runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
-    monkeypatch.setattr(runner, "_write_shard", real)
+    _interrupt_at_write(monkeypatch, 3, ["king"], min_n=22, max_n=22, out=str(out), max_records=100)
     plan_file = out.parent / ".results.staging" / "game=king" / "n=22" / "plan.json"
     plan = json.loads(plan_file.read_text())
     plan[key] = other  # as if written by another release, or by the earlier (pyarrow) writer

@@ -11,9 +11,6 @@ __version__ = "0.1.0"
 # The kernels never call BLAS; numpy's OpenBLAS would otherwise start a thread per core in every
 # worker process, which competes with the kernels for the cores (seen in `perf` profiles).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-# Each process writes Parquet (polars) in one thread beside its kernel: one writer thread per
-# process, not one per core, or the writers of `--jobs` processes would crowd out the kernels.
-os.environ.setdefault("POLARS_MAX_THREADS", "1")
 
 
 def _kernel_cache_dir() -> Path:

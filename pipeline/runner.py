@@ -92,9 +92,11 @@ def _solve_and_write_iter(
 ) -> Iterator[tuple[int, int, int, int, int]]:
     """Solve shards in order and write each one in a thread while the next one is solved.
 
-    The kernels release the GIL (``nogil=True``) and so does pyarrow's Parquet writer, so
-    compression and writing run beside the kernel, not after it (issue 6). At most one solved
-    shard waits for the writer: memory stays bounded. Yields each shard once it is on disk.
+    The kernels release the GIL (``nogil=True``) and so does the Parquet writer (its numba
+    encoders are ``nogil`` and Arrow's zstd releases it: a spinning Python thread kept its full
+    speed during writes), so compression and writing run beside the kernel, not after it
+    (issue 6). At most one solved shard waits for the writer: memory stays bounded. Yields each
+    shard once it is on disk.
     """
     store = Store(Path(root))
     game = _worker_game(game_id)

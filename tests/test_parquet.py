@@ -102,6 +102,11 @@ def test_statistics_are_each_columns_min_max_and_nulls(tmp_path_factory, table):
     write_table(table, path)
     meta = pq.ParquetFile(path).metadata
     assert meta.num_rows == table.num_rows
+    # DuckDB skips row groups by these statistics (e.g. `WHERE nodes IS NULL`), so a wrong one
+    # would silently drop records from query results: compare DuckDB's own reading too.
+    duck = duckdb.connect().execute(
+        f"SELECT stats_min_value, stats_max_value, stats_null_count FROM parquet_metadata('{path}') "
+        "ORDER BY column_id").fetchall()
     for i, field in enumerate(table.schema):
         stats = meta.row_group(0).column(i).statistics
         column = table.column(i)
@@ -111,8 +116,13 @@ def test_statistics_are_each_columns_min_max_and_nulls(tmp_path_factory, table):
         present = [v for v in values.to_pylist() if v is not None]
         assert stats.null_count == column.null_count
         assert stats.has_min_max == bool(present)
+        assert duck[i][2] == column.null_count
         if present:
             assert (stats.min, stats.max) == (min(present), max(present))
+            text = [str(v).lower() for v in (min(present), max(present))]  # DuckDB: 'true', '-3'
+            assert list(duck[i][:2]) == text
+        else:
+            assert duck[i][:2] == (None, None)
 
 
 def test_bit_widths_up_to_18_and_wide_int64_dictionaries(tmp_path):

@@ -1,11 +1,12 @@
 """A Parquet file writer for the record tables: numba encoders, zstd from Arrow, one row group.
 
-Why not a library's writer: writing is half of a record's cost once the kernels are fast
-(issue 6), and it is spent on the list columns ``parts`` and ``conjugate`` (≈ 23 and 17 elements
-per record at n = 72). Measured on an LCTR shard at n = 72 (``benchmarks/bench.py``): pyarrow
-686 ns per record, DuckDB's ``COPY`` 1,031, polars 306, of which 200 for the two lists (polars
-spends ~4 ns per list element). The encodings below are simple, and the three readers that
-matter (DuckDB, pyarrow, polars) read every file back to the same values (tests/test_parquet.py).
+Why not a library's writer: writing is a quarter of a record's cost once the kernels are fast
+(issue 6), and most of it went to the list columns ``parts`` and ``conjugate`` (≈ 23 and 17
+elements per record at n = 72). On an LCTR shard at n = 72, one thread each, per record
+(``benchmarks/bench.py``): pyarrow 842 ns, DuckDB's ``COPY`` 1,031, polars 315 (211 of them for
+the two lists: ~4 ns per list element), this module 186. The encodings below are simple, and
+the three readers that matter (DuckDB, pyarrow, polars) read every file back to the same values
+(tests/test_parquet.py).
 
 The file (Apache Parquet format 2, data pages v1, one row group, one page per column):
 
@@ -14,16 +15,18 @@ The file (Apache Parquet format 2, data pages v1, one row group, one page per co
   handful of distinct values (sg, flags-like counts, n), so this is a few bits per record;
 * boolean columns: ``PLAIN`` (bit-packed, which is Arrow's own bitmap layout: no work);
 * list columns (lists of integers, no nulls): repetition and definition levels in the RLE
-  hybrid, elements ``PLAIN``. Consecutive records of a shard share most of their parts, and
-  zstd finds those repeats in byte-aligned values (3.8 B per record for ``parts``), not in
-  bit-packed ones;
+  hybrid; elements ``RLE_DICTIONARY`` over the whole range min..max, with indices one or two
+  bytes wide (bit-packed with a byte-aligned width). Consecutive records of a shard share most
+  of their parts, and zstd finds those repeats in byte-aligned values (3.5 B per record for
+  ``parts`` at n = 72), not in 7-bit packed ones;
 * every page is compressed with zstd level 1; every column chunk has min / max / null count
   statistics (so DuckDB skips row groups, e.g. ``WHERE nodes IS NULL``);
 * the Arrow schema is stored under ``ARROW:schema`` as pyarrow does, so pyarrow and polars read
   back the exact types (``int16``, ``list<item: int16>``).
 
-Supported: int8/16/32/64 (nullable or not), bool (no nulls), and lists of int8/16/32 or int64
-without nulls. Anything else is a programming error and raises ``TypeError``.
+Supported: int8/16/32/64 (nullable or not), bool (no nulls), and lists of int8/16/32/64 without
+nulls whose elements span fewer than 2**16 values. Anything else is a programming error and
+raises ``TypeError`` before the file is opened.
 
     >>> import pyarrow as pa, pyarrow.parquet as pq, tempfile, os
     >>> t = pa.table({"parts": pa.array([[3, 1], [2, 2]], pa.list_(pa.int16())),

@@ -146,9 +146,10 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     """One row group per shard, zstd level 1, min/max statistics on every column.
 
     Written by :mod:`pipeline.parquet`, our own encoder for the record schema: on an LCTR shard at
-    n = 72 it takes 172 ns per record against polars' 307 and pyarrow's 686, in 0.96× polars'
-    bytes, and writing runs beside the kernels, so it bounds end-to-end throughput (issue 6;
-    benchmarks/bench.py). DuckDB, pyarrow and polars read every file back to the same values.
+    n = 72 it takes 186 ns per record against 315 for polars and 842 for pyarrow (one thread
+    each), in 0.98× polars' bytes, and writing takes CPU from the kernels, so it bounds
+    end-to-end throughput (issue 6; benchmarks/bench.py). DuckDB, pyarrow and polars read every
+    file back to the same values (tests/test_parquet.py).
     """
     write_table(table, path, created_by=f"partgames version {__version__}")
 

@@ -186,3 +186,12 @@ def test_a_non_null_column_holding_nulls_is_refused(tmp_path):
                                  schema=pa.schema([pa.field("x", pa.int16(), nullable=False)]))
     with pytest.raises(TypeError, match="not null"):
         write_table(table, tmp_path / "x.parquet")
+
+
+def test_the_module_docstring_example_runs():
+    import doctest
+
+    import pipeline.parquet
+
+    result = doctest.testmod(pipeline.parquet)
+    assert result.attempted > 0 and result.failed == 0

@@ -100,6 +100,9 @@ def _solve_and_write_iter(
     """
     store = Store(Path(root))
     game = _worker_game(game_id)
+    reserve = getattr(game, "reserve", None)  # serial games: allocate once for the chain's largest n
+    if reserve is not None and work:
+        reserve(max(n for n, _ in work))
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="partgames-writer") as writer:
         pending: Future | None = None
         for n, shard in work:

@@ -29,6 +29,9 @@ class Game(Protocol):
         """The records of shard ``shard`` of total n, in a fixed order."""
         ...
 
+    # Optional: ``reserve(n)``, called before a process solves a chain of shards whose largest
+    # total is n, so that a game that keeps state across totals (Slow SetNim) allocates it once.
+
 
 def pool_array(count: int, dtype: type | np.dtype, rows: int = 0) -> np.ndarray:
     """An uninitialised array (``count`` values, or ``rows`` × ``count``) in Arrow's memory pool,

@@ -45,13 +45,19 @@ from pipeline.schema import SLOWNIM_SCHEMA
 #: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
 #: position counts (partitions into at most s parts) within what one process can hold.
 MAX_STACKS = 30
-#: Largest number of positions (all totals up to N) one game may cache (≈ 80 bytes each).
-MAX_POSITIONS = 30_000_000
+#: Memory bound of one Slow SetNim game (issue 6, target 4: a process stays under 1.5 GiB): at
+#: most this many positions (all totals up to N; 39 bytes each cached, 8 more while states are
+#: counted) ...
+MAX_POSITIONS = 12_000_000
+#: ... and this many options in the cached option lists (4 bytes each), kept only when 1 ∉ A
+#: (otherwise states has a closed form). SN(9,{8,9}) has ≈ 3.6 options per position, SN(9,A) with
+#: A = {2..9} ≈ 108: there the lists reach the bound at N ≈ 57.
+MAX_EDGES = 100_000_000
 
 #: Starts per block of the states union (:func:`_count_states`), in 64-bit words.
 STATE_WORDS = 16
 #: Bytes the masks of :func:`_count_states` may take (fewer words per block beyond).
-STATE_BYTES = 256 << 20
+STATE_BYTES = 64 << 20
 
 _ID = re.compile(r"sn(\d+)_(\d+(?:-\d+)*)")
 
@@ -148,13 +154,17 @@ def _next_partition(x, s):  # pragma: no cover
 # Solving one level (all positions of total N)
 # --------------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, marks):  # pragma: no cover
+def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, marks,
+                 keep_edges, max_edges):  # pragma: no cover
     """Solve every position of total ``n``; options (smaller totals) are already solved.
 
     ``values = (sg, sg_misere, nodes, leaves, height, and_summary, or_summary)`` indexed by position.
-    Options are appended to the CSR lists ``estart``/``edges`` (grown here when full). Returns
-    ``(edges, ne, marks)``. Values follow SPEC §3 (mex; terminal misère value 1), §4 (nodes =
-    1 + Σ nodes(options), exact or OVER) and §5 (flag(x) = local(x) ∧ ⋀ flag(options)).
+    With ``keep_edges`` options are appended to the CSR lists ``estart``/``edges`` (grown here when
+    full, never beyond ``max_edges``) for :func:`_count_states`; without (1 ∈ A: states in closed
+    form) each position's options overwrite the previous one's. Returns ``(edges, ne, marks)``,
+    ``ne = -1`` if the option lists would pass ``max_edges`` (the memory bound). Values follow
+    SPEC §3 (mex; terminal misère value 1), §4 (nodes = 1 + Σ nodes(options), exact or OVER) and
+    §5 (flag(x) = local(x) ∧ ⋀ flag(options)).
     """
     sg, sgm, nodes, leaves, height, andb, orb = values
     x = np.zeros(s, dtype=np.int64)
@@ -181,6 +191,8 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
         cap[ng] = 0
         for g in range(ng - 1, -1, -1):
             cap[g] = cap[g + 1] + gm[g]
+        if not keep_edges:
+            ne = 0
         estart[p] = ne
         # ---- moves: c_g stacks from group g, Σ c_g ∈ A (SPEC §2.3), depth first over groups ----
         if ng > 0 and cap[0] >= amin:
@@ -209,7 +221,9 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
                         y[end - 1 - t] -= 1
                 rest = n - taken
                 if ne == edges.shape[0]:
-                    bigger = np.empty(2 * edges.shape[0], dtype=edges.dtype)
+                    if ne >= max_edges:
+                        return edges, -1, marks
+                    bigger = np.empty(min(2 * edges.shape[0], max_edges), dtype=edges.dtype)
                     bigger[:ne] = edges[:ne]
                     edges = bigger
                 edges[ne] = off[rest] + _rank(y, s, rest, ctab)
@@ -455,6 +469,9 @@ class _Solved:
     amask: int
     amin: int
     amax: int
+    name: str = "SN"
+    #: Keep every position's options (for :func:`_count_states`); not needed when 1 ∈ A.
+    keep_edges: bool | None = None
     level: int = -1
     nmax: int = -1
     ctab: np.ndarray = field(default_factory=lambda: np.zeros((1, 1, 1), np.int64))
@@ -464,6 +481,10 @@ class _Solved:
     edges: np.ndarray = field(default_factory=lambda: np.zeros(1024, np.int32))
     ne: int = 0
     marks: np.ndarray = field(default_factory=lambda: np.zeros((2, 64), np.int64))
+
+    def __post_init__(self) -> None:
+        if self.keep_edges is None:
+            self.keep_edges = self.amin != 1
 
     def tables(self, n: int) -> None:
         """Counting table and level offsets for totals ≤ n (rebuilt, doubling, when n grows)."""
@@ -476,6 +497,29 @@ class _Solved:
         np.cumsum(counts, out=self.off[1:])
         self.nmax = nmax
 
+    def reserve(self, n: int) -> None:
+        """Allocate the per-position arrays for every total up to n at once.
+
+        Growing them by doubling as the levels come in held the old and the new arrays at once and
+        left up to half of the new ones unused: 1.45 GiB peak for SN(9,{8,9}) up to N = 85
+        instead of 1.0 (issue 6, target 4: memory under 1.5 GiB).
+        """
+        self.tables(n)
+        self._grow(int(self.off[n + 1]) + 1, exact=True)
+
+    def _grow(self, size: int, exact: bool) -> None:
+        have = self.values[0].shape[0] if self.values else 0
+        if size > have:
+            size = size if exact else max(size, 2 * have)
+            dtypes = (np.int32, np.int32, np.int64, np.int64, np.int32, np.int16, np.int8)
+            grown = tuple(np.zeros(size, dt) for dt in dtypes)
+            for new, old in zip(grown, self.values, strict=False):
+                new[: old.shape[0]] = old
+            self.values = grown
+            estart = np.zeros(size + 1, np.int64)
+            estart[: self.estart.shape[0]] = self.estart
+            self.estart = estart
+
     def solve_to(self, n: int) -> None:
         """Solve the levels ``level+1 … n`` (increasing totals: a topological order)."""
         if n <= self.level:
@@ -485,22 +529,18 @@ class _Solved:
         if need > MAX_POSITIONS:
             raise SlowNimError(f"SN(s={self.s}) up to N={n} has {need:,} positions, beyond the "
                                f"supported {MAX_POSITIONS:,}; lower --max-n")  # as in shard_count
-        have = self.values[0].shape[0] if self.values else 0
-        if need + 1 > have:
-            size = max(need + 1, 2 * have)
-            dtypes = (np.int32, np.int32, np.int64, np.int64, np.int32, np.int16, np.int8)
-            grown = tuple(np.zeros(size, dt) for dt in dtypes)
-            for new, old in zip(grown, self.values, strict=False):
-                new[: old.shape[0]] = old
-            self.values = grown
-            estart = np.zeros(size + 1, np.int64)
-            estart[: self.estart.shape[0]] = self.estart
-            self.estart = estart
+        self._grow(need + 1, exact=False)
         for level in range(self.level + 1, n + 1):
-            self.edges, self.ne, self.marks = _solve_level(
+            edges, ne, self.marks = _solve_level(
                 level, self.s, self.amask, self.amin, self.amax, self.ctab, self.off, self.values,
-                self.estart, self.edges, self.ne, self.marks,
+                self.estart, self.edges, self.ne, self.marks, self.keep_edges, MAX_EDGES,
             )
+            if ne < 0:
+                raise SlowNimError(
+                    f"{self.name} up to N={level} has more than {MAX_EDGES:,} options in its option "
+                    f"lists, beyond the memory bound; totals below N={level} are written: rerun "
+                    f"with --max-n {level - 1}")
+            self.edges, self.ne = edges, ne
             self.level = level
 
 
@@ -569,12 +609,17 @@ class SlowNimGame:
         at most STATE_WORDS, and masks within STATE_BYTES."""
         return max(1, min(STATE_WORDS, -(-records // 64), STATE_BYTES // (8 * max(npos, 1))))
 
+    def reserve(self, n: int) -> None:
+        """Called by the runner before a chain of totals up to n (see :meth:`_Solved.reserve`)."""
+        self.shard_count(n, 1)  # refuses a total beyond MAX_POSITIONS before allocating for it
+        self._solved().reserve(n)
+
     def _solved(self) -> _Solved:
         solved = _CACHE.get(self.game_id)
         if solved is None:
             _CACHE.clear()
             amask = sum(1 << v for v in self.moves)
-            solved = _Solved(self.stacks, amask, self.moves[0], self.moves[-1])
+            solved = _Solved(self.stacks, amask, self.moves[0], self.moves[-1], self.game_id)
             _CACHE[self.game_id] = solved
         return solved
 

@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -273,6 +274,9 @@ def _run_pool(store, work, jobs, max_records, record_done) -> None:
                 for fut in done:
                     game_id = running.pop(fut)
                     record_done(game_id, fut.result())
+        except BrokenProcessPool as exc:  # a worker was killed (the OOM killer, a batch system)
+            raise RunError("a worker process ended abruptly (killed, or out of memory); the shards "
+                           "written so far are kept: rerun the same command to resume") from exc
         except BaseException:
             for fut in running:
                 fut.cancel()

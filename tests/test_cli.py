@@ -192,6 +192,32 @@ def test_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None:
     assert_store_consistent(out)
 
 
+def test_a_killed_worker_is_a_one_line_error_and_the_run_resumes(tmp_path: Path) -> None:
+    """A worker killed mid-run (the OOM killer, a batch system) ends the run with one line and
+    a non-zero exit, not a traceback; what was written stays and a rerun completes the store."""
+    out = tmp_path / "results"
+    cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", "lctr", "--min-n", "40",
+           "--max-n", "60", "--out", str(out), "--jobs", "2", "--shard-records", "3000", "--quiet"]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    staging = tmp_path / ".results.staging"
+    deadline = time.monotonic() + 120
+    while not list(staging.rglob("part-*.parquet")):  # the workers are solving shards
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.1)
+    workers = [pid for pid in map(int, children.read_text().split())
+               if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    assert err.strip().count("\n") == 0 and "worker process ended abruptly" in err, err
+    assert_store_consistent(out)
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert_store_consistent(out)
+    assert runner.run(["lctr"], min_n=40, max_n=60, out=str(out), jobs=1, progress=False).jobs_skipped == 21
+
+
 def test_verify_reports_planted_counterexample(capsys, small_store: Path, plant) -> None:
     code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--format", "json",
                        "--only", "lctr1.lemma2")

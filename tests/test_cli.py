@@ -166,19 +166,27 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def test_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None:
-    """A batch system that SIGKILLs the main process must not leave its workers behind."""
+def _run_until_a_shard_is_staged(tmp_path: Path, **popen) -> tuple[subprocess.Popen, list[str], list[int]]:
+    """Start `partgames run` (LCTR n = 40..60, 2 jobs, small shards) into ``tmp_path/results``
+    as its own process and wait until its workers have staged a shard. Returns the process, its
+    command line and the pids of its children (workers and multiprocessing's resource tracker)."""
     out = tmp_path / "results"
     cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", "lctr", "--min-n", "40",
            "--max-n", "60", "--out", str(out), "--jobs", "2", "--shard-records", "3000", "--quiet"]
-    proc = subprocess.Popen(cmd)
+    proc = subprocess.Popen(cmd, **popen)
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
     staging = tmp_path / ".results.staging"
     deadline = time.monotonic() + 120
     while not list(staging.rglob("part-*.parquet")):  # the workers are solving shards
         assert time.monotonic() < deadline and proc.poll() is None
         time.sleep(0.1)
-    workers = [int(p) for p in children.read_text().split()]
+    return proc, cmd, [int(p) for p in children.read_text().split()]
+
+
+def test_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None:
+    """A batch system that SIGKILLs the main process must not leave its workers behind."""
+    out = tmp_path / "results"
+    proc, _, workers = _run_until_a_shard_is_staged(tmp_path)
     assert len(workers) >= 2
     proc.kill()
     proc.wait()
@@ -196,16 +204,8 @@ def test_a_killed_worker_is_a_one_line_error_and_the_run_resumes(tmp_path: Path)
     """A worker killed mid-run (the OOM killer, a batch system) ends the run with one line and
     a non-zero exit, not a traceback; what was written stays and a rerun completes the store."""
     out = tmp_path / "results"
-    cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", "lctr", "--min-n", "40",
-           "--max-n", "60", "--out", str(out), "--jobs", "2", "--shard-records", "3000", "--quiet"]
-    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-    staging = tmp_path / ".results.staging"
-    deadline = time.monotonic() + 120
-    while not list(staging.rglob("part-*.parquet")):  # the workers are solving shards
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.1)
-    workers = [pid for pid in map(int, children.read_text().split())
+    proc, cmd, children = _run_until_a_shard_is_staged(tmp_path, stderr=subprocess.PIPE, text=True)
+    workers = [pid for pid in children
                if b"resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_bytes()]
     os.kill(workers[0], signal.SIGKILL)
     _, err = proc.communicate(timeout=120)

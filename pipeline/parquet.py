@@ -175,13 +175,19 @@ def dictionary_indices(values, low, span):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
+def _close_length(out, start, end):  # pragma: no cover - compiled
+    """Write at ``start`` the 4-byte little-endian length of ``out[start + 4 : end]`` (v1 data
+    pages put one before each run of levels); returns ``end``."""
+    size = end - start - 4
+    for b in range(4):
+        out[start + b] = (size >> (8 * b)) & 0xFF
+    return end
+
+
+@numba.njit(cache=True, nogil=True)
 def _put_prefixed_levels(levels, bit_width, out, pos):  # pragma: no cover - compiled
     """Levels of a v1 data page: their RLE-hybrid bytes after a 4-byte little-endian length."""
-    end = rle_hybrid(levels, bit_width, out, pos + 4)
-    size = end - pos - 4
-    for b in range(4):
-        out[pos + b] = (size >> (8 * b)) & 0xFF
-    return end
+    return _close_length(out, pos, rle_hybrid(levels, bit_width, out, pos + 4))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -240,19 +246,14 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
         out[pos : pos + run] = bitmap[done : done + run]
         pos += run
         done += run
-    size = pos - 4
-    for b in range(4):
-        out[b] = (size >> (8 * b)) & 0xFF
+    _close_length(out, 0, pos)
     # definition levels
     level_width = 1 if max_def < 2 else 2
     if empty == 0:
         start = pos
         pos = _put_varint(np.int64(entries) << 1, out, pos + 4)
         out[pos] = max_def
-        pos += 1
-        size = pos - start - 4
-        for b in range(4):
-            out[start + b] = (size >> (8 * b)) & 0xFF
+        pos = _close_length(out, start, pos + 1)
     else:
         levels = np.empty(entries, np.uint8)
         p = 0

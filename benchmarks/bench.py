@@ -109,25 +109,18 @@ def kernel_rate(game_id: str, n: int) -> float:
     return records / (time.perf_counter() - t)
 
 
-def _solve_shards(game_id: str, n: int, shards: list[int]) -> int:
-    game = get_game(game_id)
-    return sum(game.solve_shard(n, k, 1 << 18).num_rows for k in shards)
-
-
 def kernel_rate_jobs(game_id: str, ns: list[int], jobs: int) -> float:
-    """Records per second of the solver alone in ``jobs`` processes (nothing written) over every
-    shard of each n in ``ns``: the kernel-only throughput that end-to-end with the same
-    ``--jobs`` and the same n is compared with."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    """Records per second of the solver alone in ``jobs`` threads (nothing written), as the
+    runner's solver threads run it, over every shard of each n in ``ns``: the kernel-only
+    throughput that end-to-end with the same ``--jobs`` and the same n is compared with."""
+    from concurrent.futures import ThreadPoolExecutor
 
     game = get_game(game_id)
+    game.solve_shard(min(ns), 0, 1 << 18)  # compile / load the cache
     tasks = [(n, k) for n in ns for k in range(game.shard_count(n, 1 << 18))]
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        list(pool.map(_solve_shards, [game_id] * jobs, [12] * jobs, [[0]] * jobs))  # warm up
+    with ThreadPoolExecutor(jobs) as pool:
         t = time.perf_counter()
-        records = sum(pool.map(_solve_shards, [game_id] * len(tasks), [n for n, _ in tasks],
-                               [[k] for _, k in tasks]))
+        records = sum(pool.map(lambda task: game.solve_shard(*task, 1 << 18).num_rows, tasks))
         return records / (time.perf_counter() - t)
 
 

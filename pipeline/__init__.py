@@ -9,7 +9,7 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 # The kernels never call BLAS; numpy's OpenBLAS would otherwise start a thread per core in every
-# worker process, which competes with the kernels for the cores (seen in `perf` profiles).
+# process, which competes with the kernels for the cores (seen in `perf` profiles).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 

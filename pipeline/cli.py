@@ -23,7 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--max-n", type=int, default=30, help="largest n (default 30)")
     r.add_argument("--min-n", type=int, default=1, help="smallest n (default 1)")
     r.add_argument("--out", default="results", help="results directory (default results/)")
-    r.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    r.add_argument("--jobs", type=int, default=None, help="solver threads (default: all cores)")
     r.add_argument("--force", action="store_true", help="recompute (game, n) jobs already complete")
     r.add_argument("--shard-records", type=int, default=None, help=argparse.SUPPRESS)
     r.add_argument("--quiet", action="store_true", help="no progress bars")

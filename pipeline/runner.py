@@ -1,23 +1,26 @@
-"""`partgames run`: schedule every (game, n) shard over worker processes and write the store.
+"""`partgames run`: schedule every (game, n) shard over solver threads and write the store.
 
-Python moves whole shards only: a worker solves one shard with its game's numba kernel and
-writes it to staging; the main process counts, shows progress and moves finished (game, n)
-directories into the store. Each process writes a shard in a thread while its kernel solves the
-next one (:func:`_solve_and_write_iter`), so I/O overlaps the kernels.
+Python moves whole shards only. ``--jobs`` solver threads take shards from one queue; each solves
+a shard with its game's numba kernel (``nogil``, so the threads run on all cores at once) and
+hands it to its own writer thread, which writes it to staging while the next shard is solved
+(:func:`_solve_and_write_iter`). The main thread counts, shows progress and moves finished
+(game, n) directories into the store.
+
+Threads rather than processes (issue 6): a worker process costs about 0.35 s of imports and
+0.15 s of interpreter shutdown, plus its own copy of the compiled kernels (about 150 MiB); threads
+share one process, so a run of a few seconds keeps its cores solving, and a run holds one copy.
 """
 
 from __future__ import annotations
 
-import functools
-import multiprocessing
 import os
+import queue
 import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -26,10 +29,8 @@ from pipeline import __version__
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.storage import SHARD_FORMAT, Store
 
-#: Records per shard: bounds a worker's memory (≈ 100 bytes per record in flight) whatever n is.
+#: Records per shard: bounds a solver's memory (≈ 100 bytes per record in flight) whatever n is.
 DEFAULT_SHARD_RECORDS = 1 << 18
-#: Runs with fewer records than this are computed in the calling process.
-SMALL_RUN = 200_000
 
 
 class RunError(ValueError):
@@ -75,22 +76,51 @@ def resolve_games(ids: list[str]) -> list[Game]:
     return games
 
 
-@functools.cache
-def _worker_game(game_id: str) -> Game:
-    """One game object per worker process, so its shard plans and tables are built once."""
-    return get_game(game_id)
+#: One solver thread's work item: a game and the (n, shard) pairs it solves in this order.
+Task = tuple[Game, list[tuple[int, int]]]
+#: (game id, n, shard, records, bytes, records with nodes or leaves NULL)
+ShardResult = tuple[str, int, int, int, int, int]
 
 
-def _solve_and_write(
-    root: str, game_id: str, work: list[tuple[int, int]], max_records: int
-) -> list[tuple[int, int, int, int, int]]:
-    """Worker task: solve and write shards in order. Returns (n, shard, records, bytes, overflow)."""
-    return list(_solve_and_write_iter(root, game_id, work, max_records))
+def _shards_of(tasks: deque[Task], stop: threading.Event,
+               serial_lock: threading.Lock) -> Iterator[tuple[Game, int, int]]:
+    """The shards of the tasks this thread takes from the shared queue, in order, until the queue
+    is empty or the run stops.
+
+    A task of a serial game (``parallel = False``, Slow SetNim) is its whole chain of totals,
+    solved in increasing n by the thread that takes it, and one serial chain runs at a time
+    (``serial_lock``): such a game keeps every smaller total in memory, bounded per game (issue 6,
+    target 4), so two at once could pass the bound. A thread that finds the lock taken leaves the
+    chain in the queue and takes other work first. The lock is released when the chain ends or
+    the generator is closed.
+    """
+    while not stop.is_set():
+        try:
+            game, items = tasks.popleft()  # atomic: each task goes to exactly one thread
+        except IndexError:
+            return
+        serial = not game.parallel
+        if serial and not serial_lock.acquire(blocking=False):
+            tasks.append((game, items))  # back in the queue, behind any other work
+            if not any(g.parallel for g, _ in list(tasks)):
+                time.sleep(0.05)  # only serial chains left: wait for the running one
+            continue
+        try:
+            reserve = getattr(game, "reserve", None)  # allocate once for the chain's largest n
+            if reserve is not None:
+                reserve(max(n for n, _ in items))
+            for n, shard in items:
+                if stop.is_set():
+                    return
+                yield game, n, shard
+        finally:
+            if serial:
+                serial_lock.release()
 
 
 def _solve_and_write_iter(
-    root: str, game_id: str, work: list[tuple[int, int]], max_records: int
-) -> Iterator[tuple[int, int, int, int, int]]:
+    store: Store, shards: Iterator[tuple[Game, int, int]], max_records: int
+) -> Iterator[ShardResult]:
     """Solve shards in order and write each one in a thread while the next one is solved.
 
     The kernels release the GIL (``nogil=True``) and so does the Parquet writer (its numba
@@ -99,23 +129,15 @@ def _solve_and_write_iter(
     (issue 6). At most one solved shard waits for the writer: memory stays bounded. Yields each
     shard once it is on disk.
     """
-    store = Store(Path(root))
-    game = _worker_game(game_id)
-    reserve = getattr(game, "reserve", None)  # serial games: allocate once for the chain's largest n
-    if reserve is not None and work:
-        reserve(max(n for n, _ in work))
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="partgames-writer") as writer:
         pending: Future | None = None
-        for n, shard in work:
+        for game, n, shard in shards:
             table = game.solve_shard(n, shard, max_records)
             if pending is not None:
                 yield pending.result()
-            pending = writer.submit(_write_shard, store, game_id, n, shard, table)
+            pending = writer.submit(_write_shard, store, game.game_id, n, shard, table)
         if pending is not None:
             yield pending.result()
-
-
-ShardResult = tuple[int, int, int, int, int]  # (n, shard, records, bytes, overflow records)
 
 
 def _write_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table) -> ShardResult:
@@ -123,7 +145,7 @@ def _write_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table
     overflow = table.num_rows - pc.sum(
         pc.and_(pc.is_valid(table["nodes"]), pc.is_valid(table["leaves"]))
     ).as_py() if table.num_rows else 0
-    return n, shard, table.num_rows, size, int(overflow)
+    return game_id, n, shard, table.num_rows, size, int(overflow)
 
 
 def run(
@@ -153,11 +175,11 @@ def run(
 
     # Plan: what is missing, per game and n.
     pending: dict[tuple[str, int], set[int]] = {}
-    work: list[tuple[Game, list[tuple[int, int]], int]] = []  # (game, [(n, shard)], records)
+    serial: list[Task] = []  # one chain per serial game, solved in increasing n by one thread
+    shards: list[Task] = []  # one task per shard of a parallel game
     totals: dict[str, int] = {}
     for game in games:
-        serial: list[tuple[int, int]] = []
-        serial_records = 0
+        chain: list[tuple[int, int]] = []
         for n in range(min_n, max_n + 1):
             if not force and store.is_complete(game.game_id, n):
                 summary.jobs_skipped += 1
@@ -171,39 +193,33 @@ def run(
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
-            records = game.positions(n)
-            totals[game.game_id] = totals.get(game.game_id, 0) + records
+            totals[game.game_id] = totals.get(game.game_id, 0) + game.positions(n)
             if game.parallel:
-                per_shard = -(-records // count)
-                for k in missing:  # pack small shards together: one task ≈ max_records records
-                    if work and work[-1][0] is game and work[-1][2] + per_shard <= max_records:
-                        work[-1][1].append((n, k))
-                        work[-1] = (game, work[-1][1], work[-1][2] + per_shard)
-                    else:
-                        work.append((game, [(n, k)], per_shard))
-            else:  # solved in increasing n by one process, which reuses smaller totals
-                serial.extend((n, k) for k in missing)
-                serial_records += records
-        if serial:
-            work.append((game, serial, serial_records))
+                shards.extend((game, [(n, k)]) for k in missing)
+            else:
+                chain.extend((n, k) for k in missing)
+        if chain:
+            serial.append((game, chain))
+    # Serial chains first (they are long), then shards, largest n first, for a short tail.
+    shards.sort(key=lambda task: -task[1][0][0])
 
     bars = _progress_bars(games, totals, progress)
     by_id = {g.game_id: g for g in games}
 
-    def record_done(game_id: str, results: list[tuple[int, int, int, int, int]]) -> None:
-        for n, shard, records, size, overflow in results:
-            summary.records += records
-            summary.bytes += size
-            summary.overflow_records += overflow
-            summary.per_game[game_id] = summary.per_game.get(game_id, 0) + records
-            if bars:
-                bars[game_id].update(records)
-            left = pending[(game_id, n)]
-            left.discard(shard)
-            if not left:
-                _finish(store, by_id[game_id], n, max_records)
-                summary.jobs_done += 1
-                del pending[(game_id, n)]
+    def record_done(result: ShardResult) -> None:
+        game_id, n, shard, records, size, overflow = result
+        summary.records += records
+        summary.bytes += size
+        summary.overflow_records += overflow
+        summary.per_game[game_id] = summary.per_game.get(game_id, 0) + records
+        if bars:
+            bars[game_id].update(records)
+        left = pending[(game_id, n)]
+        left.discard(shard)
+        if not left:
+            _finish(store, by_id[game_id], n, max_records)
+            summary.jobs_done += 1
+            del pending[(game_id, n)]
 
     # (game, n) jobs with nothing left to compute (all shards found in staging).
     for key in [k for k, left in pending.items() if not left]:
@@ -212,13 +228,7 @@ def run(
         del pending[key]
 
     try:
-        # Starting worker processes costs seconds; small runs are faster in this process.
-        if jobs == 1 or len(work) <= 1 or sum(w[2] for w in work) < SMALL_RUN:
-            for game_id, items in _in_order(work):
-                for result in _solve_and_write_iter(str(store.root), game_id, items, max_records):
-                    record_done(game_id, [result])
-        else:
-            _run_pool(store, work, jobs, max_records, record_done)
+        _solve_all(store, deque(serial + shards), jobs, max_records, record_done)
     finally:
         for bar in (bars or {}).values():
             bar.close()
@@ -227,60 +237,54 @@ def run(
     return summary
 
 
-def _in_order(work: list[tuple[Game, list[tuple[int, int]], int]]) -> list[tuple[str, list[tuple[int, int]]]]:
-    """The in-process schedule: one shard list per game (consecutive tasks merged), so the
-    writer thread always has the previous shard to write while the kernel solves the next."""
-    merged: list[tuple[str, list[tuple[int, int]]]] = []
-    for game, items, _ in work:
-        if merged and merged[-1][0] == game.game_id:
-            merged[-1][1].extend(items)
-        else:
-            merged.append((game.game_id, list(items)))
-    return merged
+_THREAD_DONE = object()  # a solver thread's last message
 
 
-def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: end the worker when the run's main process is gone.
+def _solve_all(store: Store, tasks: deque[Task], jobs: int, max_records: int,
+               record_done: Callable[[ShardResult], None]) -> None:
+    """Solve and write every task in ``jobs`` solver threads; ``record_done`` runs in this (the
+    calling) thread for each shard once it is on disk.
 
-    A main process killed by a signal it cannot handle (SIGKILL, or SIGTERM from a batch
-    system) leaves its pool workers behind, each holding a few hundred MiB; they would idle on
-    their task queue forever, or solve their queued shards and then idle. A daemon thread
-    checks the parent once a second and ends the worker; a staged shard is either fully
-    renamed into place or not there at all, so the next run simply resumes.
+    The first error in any thread (or an interrupt here) stops the run: every thread finishes the
+    shard in its hands and takes no other, and the error is raised here. A shard is on disk whole
+    or not at all (:meth:`Store.write_shard`), so a rerun resumes.
     """
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
+    stop = threading.Event()
+    serial_lock = threading.Lock()
+    results: queue.SimpleQueue = queue.SimpleQueue()
 
-    threading.Thread(target=watch, name="partgames-parent-watch", daemon=True).start()
-
-
-def _run_pool(store, work, jobs, max_records, record_done) -> None:
-    ctx = multiprocessing.get_context("spawn")  # no inherited threads or locks from the parent
-    # Serial chains first (they are long), then shards, largest n first for a short tail.
-    order = sorted(work, key=lambda w: (w[0].parallel, -max(n for n, _ in w[1])))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_exit_with_parent,
-                             initargs=(os.getpid(),)) as pool:
-        queue = list(reversed(order))
-        running: dict[Future, str] = {}
+    def solver() -> None:
+        shards = _shards_of(tasks, stop, serial_lock)
         try:
-            while queue or running:
-                while queue and len(running) < 2 * jobs:  # bounded: memory stays flat
-                    game, items, _ = queue.pop()
-                    fut = pool.submit(_solve_and_write, str(store.root), game.game_id, items, max_records)
-                    running[fut] = game.game_id
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    game_id = running.pop(fut)
-                    record_done(game_id, fut.result())
-        except BrokenProcessPool as exc:  # a worker was killed (the OOM killer, a batch system)
-            raise RunError("a worker process ended abruptly (killed, or out of memory); the shards "
-                           "written so far are kept: rerun the same command to resume") from exc
-        except BaseException:
-            for fut in running:
-                fut.cancel()
-            raise
+            for result in _solve_and_write_iter(store, shards, max_records):
+                results.put(result)
+        except BaseException as exc:  # noqa: BLE001 (raised again in the calling thread)
+            stop.set()
+            results.put(exc)
+        finally:
+            shards.close()  # releases the serial lock if this thread holds it
+            results.put(_THREAD_DONE)
+
+    threads = [threading.Thread(target=solver, name=f"partgames-solver-{k}", daemon=True)
+               for k in range(min(jobs, len(tasks)))]
+    for thread in threads:
+        thread.start()
+    running, error = len(threads), None
+    try:
+        while running:
+            item = results.get()
+            if item is _THREAD_DONE:
+                running -= 1
+            elif isinstance(item, BaseException):
+                error = error or item
+            else:
+                record_done(item)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    if error is not None:
+        raise error
 
 
 def _finish(store: Store, game: Game, n: int, max_records: int) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import threading
+import time
 from functools import cache
 from pathlib import Path
 
@@ -80,7 +82,8 @@ def mismatches(store: Path, s: int, moves: tuple[int, ...], max_n: int) -> list[
 @pytest.fixture(scope="module")
 def sn_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("sn") / "results"
-    run([game_id(s, a) for s, a in GAMES], max_n=MAX_N, out=str(root), jobs=1, progress=False)
+    # two solver threads, with one Slow SetNim chain at a time (runner._shards_of)
+    run([game_id(s, a) for s, a in GAMES], max_n=MAX_N, out=str(root), jobs=2, progress=False)
     return root
 
 
@@ -225,3 +228,41 @@ def test_option_lists_beyond_the_memory_bound_stop_the_run_cleanly(tmp_path: Pat
     assert connect(root).execute('SELECT max(n), count(*) FROM "sn4_2-3"').fetchone() == (
         top, sum(SlowNimGame.parse("sn4_2-3").positions(n) for n in range(1, top + 1)))
     assert summary.jobs_done + summary.jobs_skipped == top
+
+
+def test_one_slow_setnim_game_at_a_time_beside_board_games(tmp_path: Path, monkeypatch) -> None:
+    """Issue 6, target 4: a Slow SetNim game's memory is bounded per game, so a run solves one
+    such game at a time, and a thread that finds one running takes board-game shards instead of
+    waiting (each Slow SetNim shard here waits until a board-game shard is done)."""
+    from pipeline.games.moveset import MovesetGame
+
+    guard = threading.Lock()
+    active: set[str] = set()
+    most = [0]
+    board_done = threading.Event()
+    real_sn, real_board = SlowNimGame.solve_shard, MovesetGame.solve_shard
+
+    def sn(self, n: int, shard: int, max_records: int):
+        if not board_done.wait(30):
+            raise AssertionError("no board-game shard was solved while a Slow SetNim game ran")
+        with guard:
+            active.add(self.game_id)
+            most[0] = max(most[0], len(active))
+        time.sleep(0.005)  # widen the window in which a second game could start
+        try:
+            return real_sn(self, n, shard, max_records)
+        finally:
+            with guard:
+                active.discard(self.game_id)
+
+    def board(self, n: int, shard: int, max_records: int):
+        table = real_board(self, n, shard, max_records)
+        board_done.set()
+        return table
+
+    monkeypatch.setattr(SlowNimGame, "solve_shard", sn)
+    monkeypatch.setattr(MovesetGame, "solve_shard", board)
+    summary = run(["sn4_2-3", "sn6_2", "sn5_4", "king"], max_n=22, out=str(tmp_path / "results"),
+                  jobs=2, progress=False, max_records=20)
+    assert summary.jobs_done == 4 * 22
+    assert most[0] == 1, "two Slow SetNim games were solved at the same time"

@@ -1,7 +1,7 @@
 """What the run machinery needs from a game family (CGSuite-style: rules apart from solving).
 
 A game cuts the start positions of total n into shards and solves one shard into an Arrow table
-with its schema. The runner (:mod:`pipeline.runner`) schedules shards over processes and the
+with its schema. The runner (:mod:`pipeline.runner`) schedules shards over solver threads and the
 store (:mod:`pipeline.storage`) writes them; neither knows any rule of any game.
 """
 
@@ -16,7 +16,8 @@ import pyarrow as pa
 class Game(Protocol):
     game_id: str
     schema: pa.Schema
-    #: Shards of one n may run in different processes at once.
+    #: Shards of one n may be solved by different threads at once (False: one thread solves the
+    #: chain of totals in increasing n, one such chain at a time).
     parallel: bool
 
     def positions(self, n: int) -> int:
@@ -29,7 +30,7 @@ class Game(Protocol):
         """The records of shard ``shard`` of total n, in a fixed order."""
         ...
 
-    # Optional: ``reserve(n)``, called before a process solves a chain of shards whose largest
+    # Optional: ``reserve(n)``, called before a thread solves a chain of shards whose largest
     # total is n, so that a game that keeps state across totals (Slow SetNim) allocates it once.
 
 

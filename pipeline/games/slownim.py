@@ -73,7 +73,7 @@ class SlowNimError(GameError):
 # --------------------------------------------------------------------------------------------------
 # Ranking partitions into at most s parts
 # --------------------------------------------------------------------------------------------------
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _count_table(nmax, s):  # pragma: no cover
     """``c[n, k, m]``: partitions of n into at most k parts, each at most m (n, m ≤ nmax, k ≤ s).
 
@@ -107,7 +107,7 @@ def _rank(x, s, total, ctab):  # pragma: no cover
     return rank
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _unrank(rank, s, total, ctab, x):  # pragma: no cover
     """Inverse of :func:`_rank`: write the partition of place ``rank`` into ``x``."""
     r = total
@@ -153,7 +153,7 @@ def _next_partition(x, s):  # pragma: no cover
 # --------------------------------------------------------------------------------------------------
 # Solving one level (all positions of total N)
 # --------------------------------------------------------------------------------------------------
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, marks,
                  keep_edges, max_edges):  # pragma: no cover
     """Solve every position of total ``n``; options (smaller totals) are already solved.
@@ -281,7 +281,7 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
 # --------------------------------------------------------------------------------------------------
 # Records of one shard
 # --------------------------------------------------------------------------------------------------
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _count_dominated(x, s, ways):  # pragma: no cover
     """Positions y (non-increasing, length s) with y_i ≤ x_i for every i: ``states`` of x when
     1 ∈ A. Moves only lower stacks, so every reachable y is dominated by x (sorted); with ℓ = 1
@@ -303,7 +303,7 @@ def _count_dominated(x, s, ways):  # pragma: no cover
     return ways[top]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no cover
     """``states`` (SPEC §4: distinct positions reachable, the start included) of the positions of
     total ``n`` with ranks ``lo ≤ rank < hi``, exactly.
@@ -545,8 +545,9 @@ class _Solved:
             self.level = level
 
 
-#: Solved positions per game id; a run (one process per Slow SetNim game, increasing N) reuses
-#: the smaller totals. Only the most recent game is kept, so memory stays that of one game.
+#: Solved positions per game id; a run solves each Slow SetNim game's totals in increasing N (the
+#: runner's serial chain, one at a time), which reuses the smaller totals. Only the most recent
+#: game is kept, so memory stays that of one game.
 _CACHE: dict[str, _Solved] = {}
 
 

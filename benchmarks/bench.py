@@ -1,11 +1,11 @@
 """Throughput of partgames, measured side by side (issues 2, 3 and 6).
 
-Prints one table: game, n, jobs, kernel M/s (solver alone, nothing written, in as many processes
-as jobs), end-to-end M/s (`partgames run --jobs` with Parquet written, as a separate process),
-their ratio, the ratio of end-to-end to the naive sg-only baseline (one process), peak RSS (of
-the run's largest process, and of all its processes together) and
-bytes per record. Also: enumeration alone, the naive baseline, the cost of writing Parquet and
-the plain-Python reference on the same partitions.
+Prints one table: game, n, jobs, kernel M/s (solver alone, nothing written, in as many threads
+as jobs, as the runner's solver threads run it), end-to-end M/s (`partgames run --jobs` with
+Parquet written, as a separate process), their ratio, the ratio of end-to-end to the naive
+sg-only baseline (one thread), the run's peak RSS and bytes per record. Also: enumeration alone,
+the naive baseline, the cost of writing Parquet and the plain-Python reference on the same
+partitions.
 
     .venv/bin/python benchmarks/bench.py                       # LCTR/Downright, n = 60 and 70
     .venv/bin/python benchmarks/bench.py --games all --n 60    # the nine board games
@@ -179,8 +179,8 @@ def naive_rate(n: int) -> float:
     return count / dt
 
 
-#: Runs a command and prints the peak RSS of its process tree (kB) on stderr. Linux carries a
-#: process's RSS high-water mark across fork and exec, so a run started straight from this
+#: Runs a command and prints its peak RSS (kB) on stderr. Linux carries a process's RSS
+#: high-water mark across fork and exec, so a run started straight from this
 #: benchmark (hundreds of MiB of kernels and tables) would report this process's peak as its
 #: own (`true` started from a 300 MiB process reports 313 MiB); started from this small launcher
 #: it reports its own, as `/usr/bin/time` does from a shell.
@@ -193,57 +193,25 @@ _LAUNCHER = (
 
 
 def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int) -> dict:
-    """`partgames run` as its own process: wall time, peak RSS of its largest process (main or
-    a worker) and of all its processes together (sampled), bytes."""
+    """`partgames run` as its own process: wall time, its own run time, peak RSS, bytes."""
     tmp = Path(tempfile.mkdtemp(prefix="pgbench-"))
     out = tmp / "results"
     cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", ",".join(games),
            "--min-n", str(min_n), "--max-n", str(max_n), "--out", str(out), "--jobs", str(jobs), "--quiet"]
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", _LAUNCHER, *cmd], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT, text=True)
-    total_kib = 0  # the run's processes together (main and workers), sampled every 50 ms
-    while proc.poll() is None:
-        total_kib = max(total_kib, sum(_rss_kib(pid) for pid in _descendants(proc.pid)))
-        time.sleep(0.05)
-    stdout, stderr = proc.communicate()
+    r = subprocess.run([sys.executable, "-c", _LAUNCHER, *cmd], capture_output=True, cwd=ROOT, text=True)
     wall = time.perf_counter() - t
-    if proc.returncode != 0:
-        raise RuntimeError(f"run failed: {cmd}: {stderr}")
-    peak_kib = int(stderr.split()[-1])
+    if r.returncode != 0:
+        raise RuntimeError(f"run failed: {cmd}: {r.stderr}")
+    peak_kib = int(r.stderr.split()[-1])
     # the run's own time (its summary line), without interpreter start-up and imports
-    run_seconds = float(re.search(r" in ([0-9.]+) s ", stdout).group(1))
+    run_seconds = float(re.search(r" in ([0-9.]+) s ", r.stdout).group(1))
     size = {g: sum(f.stat().st_size for f in (out / f"game={get_game(g).game_id}").rglob("*.parquet"))
             for g in games}
     shutil.rmtree(tmp)
     p = partition_numbers(max_n)
     records = sum(p[min_n:max_n + 1]) * len(games)
-    return {"wall": wall, "run": run_seconds, "records": records, "rss_mib": peak_kib / 1024,
-            "total_rss_mib": total_kib / 1024, "bytes": size}
-
-
-def _descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            kids = [int(c) for t in Path(f"/proc/{p}/task").iterdir()
-                    for c in (t / "children").read_text().split()]
-        except OSError:
-            continue
-        out += kids
-        todo += kids
-    return out
-
-
-def _rss_kib(pid: int) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return {"wall": wall, "run": run_seconds, "records": records, "rss_mib": peak_kib / 1024, "bytes": size}
 
 
 def random_partitions(n: int, count: int, seed: int = 1) -> list[tuple[int, ...]]:
@@ -308,8 +276,7 @@ def main() -> None:
             print(f"run {','.join(games)} n<={args.scale} jobs={jobs}: {r['records']:,} records, "
                   f"{r['wall']:.1f} s wall ({r['run']:.1f} s in run), "
                   f"{r['records'] / r['wall'] / 1e6:.3f} M records/s, "
-                  f"peak RSS {r['rss_mib']:.0f} MiB (largest process; all together "
-                  f"{r['total_rss_mib']:.0f} MiB), {sum(r['bytes'].values()) / 2**20:.1f} MiB")
+                  f"peak RSS {r['rss_mib']:.0f} MiB, {sum(r['bytes'].values()) / 2**20:.1f} MiB")
         return
 
     ns = [int(x) for x in args.n.split(",")]
@@ -333,7 +300,7 @@ def main() -> None:
                           f"{t_lists * 1e9:.0f} ns; partgames' writer is {t_all / total:.2f}x faster")
     print()
     header = (f"{'game':<10} {'n':>3} {'jobs':>4} {'kernel M/s':>10} {'e2e M/s':>8} {'e2e/kernel':>10} "
-              f"{'e2e/naive':>9} {'peak RSS max/sum':>16} {'bytes/rec':>9}")
+              f"{'e2e/naive':>9} {'peak RSS':>9} {'bytes/rec':>9}")
     print(header)
     print("-" * len(header))
     one_process: dict[tuple[str, int], float] = {}  # kernel M/s with 1 job, reused below
@@ -349,12 +316,12 @@ def main() -> None:
                 e2e = r["records"] / r["run"]
                 bpr = sum(r["bytes"].values()) / r["records"]
                 print(f"{g:<10} {n:>3} {jobs:>4} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
-                      f"{e2e / naive:>9.2f} {r['rss_mib']:>5.0f}/{r['total_rss_mib']:>4.0f} MiB "
+                      f"{e2e / naive:>9.2f} {r['rss_mib']:>5.0f} MiB "
                       f"{bpr:>9.2f}", flush=True)
     if args.jobs > 1:
-        # A run of one n at n = 72 lasts a few seconds, of which starting the worker processes
-        # (interpreter, imports, kernel cache) takes about one: the steady state of a long run
-        # is measured on a run over several n, against the kernel on the same shards.
+        # A run of one n at n = 72 lasts a few seconds, of which loading the cached kernels and
+        # the last shards, solved with a core to spare, take a tenth: the steady state of a long
+        # run is measured on a run over several n, against the kernel on the same shards.
         lo, hi = max(ns) + 2, max(ns) + 6
         for g in games[:1]:
             kr = kernel_rate_jobs(g, list(range(lo, hi + 1)), args.jobs)

@@ -7,8 +7,9 @@ hands it to its own writer thread, which writes it to staging while the next sha
 (game, n) directories into the store.
 
 Threads rather than processes (issue 6): a worker process costs about 0.35 s of imports and
-0.15 s of interpreter shutdown, plus its own copy of the compiled kernels (about 150 MiB); threads
-share one process, so a run of a few seconds keeps its cores solving, and a run holds one copy.
+0.15 s of interpreter shutdown, plus its own copy of the interpreter, libraries and compiled
+kernels (a 2-job LCTR run of n = 72: 775 MiB in three processes, 467–499 MiB as one); threads
+share one process, so a run of a few seconds keeps its cores solving.
 """
 
 from __future__ import annotations

@@ -103,6 +103,7 @@ def _shards_of(tasks: deque[Task], stop: threading.Event,
         serial = not game.parallel
         if serial and not serial_lock.acquire(blocking=False):
             tasks.append((game, items))  # back in the queue, behind any other work
+            # list(): a copy taken at once, since other threads pop from the deque meanwhile
             if not any(g.parallel for g, _ in list(tasks)):
                 time.sleep(0.05)  # only serial chains left: wait for the running one
             continue

@@ -88,11 +88,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
-        from pipeline.runner import DEFAULT_SHARD_RECORDS, run
+        from pipeline.runner import run
 
         summary = run(
             split_games(args.games), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
-            force=args.force, max_records=args.shard_records or DEFAULT_SHARD_RECORDS,
+            force=args.force, max_records=args.shard_records,
             progress=not args.quiet,
         )
         print(summary.line())

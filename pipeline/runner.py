@@ -30,8 +30,74 @@ from pipeline import __version__
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.storage import SHARD_FORMAT, Store
 
-#: Records per shard: bounds a solver's memory (≈ 100 bytes per record in flight) whatever n is.
-DEFAULT_SHARD_RECORDS = 1 << 18
+#: Records per shard, at most. A shard in memory takes about 150 bytes per record at n = 72.
+MAX_SHARD_RECORDS = 1 << 18
+#: Records of the shards in memory at once (being solved, or solved and being written), over all
+#: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`_RecordBudget`).
+#: Without it a run's memory grew with the cores: LCTR n = 74 took 500 MiB with 2 jobs and
+#: 1.58 GiB with 16. Two jobs (two shards of 2^18 records each) never wait for it.
+RECORDS_IN_MEMORY = 1 << 20
+#: Smaller shards cost more than they save: about 3 ms of Python per shard (mostly the Parquet
+#: footer), holding the GIL, against 40 ms of kernel for 2^16 records (2^16: 8 % slower than
+#: 2^18 with 2 jobs, 2^15: 25 % slower).
+MIN_SHARD_RECORDS = 1 << 16
+
+
+def default_shard_records(jobs: int) -> int:
+    """Records per shard for a run with ``jobs`` solver threads: ``RECORDS_IN_MEMORY / jobs``
+    within [2^16, 2^18], so that every thread can hold a shard within the memory budget.
+
+    >>> [default_shard_records(j) for j in (1, 2, 4, 8, 16, 64)]
+    [262144, 262144, 262144, 131072, 65536, 65536]
+    """
+    size = MAX_SHARD_RECORDS
+    while size > MIN_SHARD_RECORDS and jobs * size > RECORDS_IN_MEMORY:
+        size //= 2
+    return size
+
+
+def _shard_memory_pool() -> pa.MemoryPool:
+    """Arrow's jemalloc pool (the system allocator where pyarrow has no jemalloc) for the shards'
+    columns, rather than pyarrow's default, mimalloc, which keeps about 35 MiB for every thread
+    that allocated from it: LCTR n = 74 with 8 jobs took 1,075 MiB with mimalloc, 554–604 MiB with
+    jemalloc and 648–664 MiB with the system allocator, whose per-thread arenas keep freed memory
+    too. The system allocator with a fixed mmap threshold kept least (482–488 MiB) but returns
+    every large column to the OS, and faulting its pages in again costs (0.9–1.1 s of system
+    time instead of 0.5–0.6 s)."""
+    try:
+        return pa.jemalloc_memory_pool()
+    except NotImplementedError:
+        return pa.system_memory_pool()
+
+
+class _RecordBudget:
+    """Records of the shards in memory, over all solver threads, kept under a limit.
+
+    A solver thread takes a shard's records before solving it and its writer gives them back once
+    the shard is on disk. With shards of ``limit / jobs`` records every thread can hold one,
+    solving or writing, so every core stays busy; what waits is a thread's next shard overlapping
+    its last write. A shard larger than the limit still runs, alone.
+    """
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.used = 0
+        self._cond = threading.Condition()
+
+    def take(self, records: int, stop: threading.Event) -> bool:
+        """Wait until ``records`` fit; False (nothing taken) if the run stops meanwhile."""
+        with self._cond:
+            while self.used and self.used + records > self.limit:
+                if stop.is_set():
+                    return False
+                self._cond.wait(0.05)
+            self.used += records
+            return True
+
+    def give(self, records: int) -> None:
+        with self._cond:
+            self.used -= records
+            self._cond.notify_all()
 
 
 class RunError(ValueError):
@@ -77,14 +143,15 @@ def resolve_games(ids: list[str]) -> list[Game]:
     return games
 
 
-#: One solver thread's work item: a game and the (n, shard) pairs it solves in this order.
-Task = tuple[Game, list[tuple[int, int]]]
+#: One solver thread's work item: a game and the (n, shard, records per shard) it solves in this
+#: order.
+Task = tuple[Game, list[tuple[int, int, int]]]
 #: (game id, n, shard, records, bytes, records with nodes or leaves NULL)
 ShardResult = tuple[str, int, int, int, int, int]
 
 
 def _shards_of(tasks: deque[Task], stop: threading.Event,
-               serial_lock: threading.Lock) -> Iterator[tuple[Game, int, int]]:
+               serial_lock: threading.Lock) -> Iterator[tuple[Game, int, int, int]]:
     """The shards of the tasks this thread takes from the shared queue, in order, until the queue
     is empty or the run stops.
 
@@ -110,34 +177,45 @@ def _shards_of(tasks: deque[Task], stop: threading.Event,
         try:
             reserve = getattr(game, "reserve", None)  # allocate once for the chain's largest n
             if reserve is not None:
-                reserve(max(n for n, _ in items))
-            for n, shard in items:
+                reserve(max(n for n, _, _ in items))
+            for n, shard, size in items:
                 if stop.is_set():
                     return
-                yield game, n, shard
+                yield game, n, shard, size
         finally:
             if serial:
                 serial_lock.release()
 
 
 def _solve_and_write_iter(
-    store: Store, shards: Iterator[tuple[Game, int, int]], max_records: int
+    store: Store, shards: Iterator[tuple[Game, int, int, int]], budget: _RecordBudget,
+    stop: threading.Event,
 ) -> Iterator[ShardResult]:
     """Solve shards in order and write each one in a thread while the next one is solved.
 
     The kernels release the GIL (``nogil=True``) and so does the Parquet writer (its numba
     encoders are ``nogil`` and Arrow's zstd releases it: a spinning Python thread kept its full
     speed during writes), so compression and writing run beside the kernel, not after it
-    (issue 6). At most one solved shard waits for the writer: memory stays bounded. Yields each
-    shard once it is on disk.
+    (issue 6). At most one solved shard waits for the writer, and every shard's records are taken
+    from ``budget`` until it is on disk: memory stays bounded whatever the number of threads.
+    Yields each shard once it is on disk.
     """
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="partgames-writer") as writer:
         pending: Future | None = None
-        for game, n, shard in shards:
-            table = game.solve_shard(n, shard, max_records)
+        for game, n, shard, size in shards:
+            if not budget.take(size, stop):
+                break
+            try:
+                table = game.solve_shard(n, shard, size)
+            except BaseException:
+                budget.give(size)
+                raise
             if pending is not None:
                 yield pending.result()
             pending = writer.submit(_write_shard, store, game.game_id, n, shard, table)
+            # given back by the writer thread as the write ends (or fails), since this thread
+            # may be waiting in take() for it
+            pending.add_done_callback(lambda _done, size=size: budget.give(size))
         if pending is not None:
             yield pending.result()
 
@@ -157,10 +235,16 @@ def run(
     out: str = "results",
     jobs: int | None = None,
     force: bool = False,
-    max_records: int = DEFAULT_SHARD_RECORDS,
+    max_records: int | None = None,
     progress: bool = True,
 ) -> RunSummary:
-    """Compute and store the records of every game for every n in [min_n, max_n]."""
+    """Compute and store the records of every game for every n in [min_n, max_n].
+
+    ``max_records`` (records per shard) is by default :func:`default_shard_records` of ``jobs``
+    for a (game, n) started afresh, and the staged plan's for one being resumed, so that a run
+    resumed with other ``--jobs`` keeps its finished shards. Given, it applies to every (game, n)
+    (staged shards of another size are then dropped).
+    """
     if min_n < 1:
         raise RunError(f"--min-n must be at least 1 (got {min_n})")
     if max_n < min_n:
@@ -170,36 +254,46 @@ def run(
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise RunError("--jobs must be at least 1")
+    if max_records is not None and max_records < 1:
+        raise RunError("--shard-records must be at least 1")
     games = resolve_games(game_ids)
+    if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:  # an explicit choice wins
+        pa.set_memory_pool(_shard_memory_pool())
     store = Store.open(out)
     summary = RunSummary()
     start = time.perf_counter()
 
     # Plan: what is missing, per game and n.
     pending: dict[tuple[str, int], set[int]] = {}
+    shard_size: dict[tuple[str, int], int] = {}  # records per shard of each (game, n) to solve
     serial: list[Task] = []  # one chain per serial game, solved in increasing n by one thread
     shards: list[Task] = []  # one task per shard of a parallel game
     totals: dict[str, int] = {}
     for game in games:
-        chain: list[tuple[int, int]] = []
+        chain: list[tuple[int, int, int]] = []
         for n in range(min_n, max_n + 1):
             if not force and store.is_complete(game.game_id, n):
                 summary.jobs_skipped += 1
                 continue
-            count = game.shard_count(n, max_records)
+            size = max_records or default_shard_records(jobs)
+            staged = store.staged_plan(game.game_id, n) if max_records is None and not force else None
+            if staged and isinstance(staged.get("max_records"), int) and staged["max_records"] >= 1:
+                size = staged["max_records"]  # resume with the shards already staged
+            count = game.shard_count(n, size)
             # Shards in staging are reused only by the same code and schema, and never by --force
             # (which is how a user recomputes after an upgrade or a fix).
-            plan = {"game": game.game_id, "n": n, "max_records": max_records, "shards": count,
+            plan = {"game": game.game_id, "n": n, "max_records": size, "shards": count,
                     "shard_format": SHARD_FORMAT,
                     "version": __version__, "schema": game.schema.to_string()}
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
+            shard_size[(game.game_id, n)] = size
             totals[game.game_id] = totals.get(game.game_id, 0) + game.positions(n)
             if game.parallel:
-                shards.extend((game, [(n, k)]) for k in missing)
+                shards.extend((game, [(n, k, size)]) for k in missing)
             else:
-                chain.extend((n, k) for k in missing)
+                chain.extend((n, k, size) for k in missing)
         if chain:
             serial.append((game, chain))
     # Serial chains first (they are long), then shards, largest n first, for a short tail.
@@ -219,18 +313,18 @@ def run(
         left = pending[(game_id, n)]
         left.discard(shard)
         if not left:
-            _finish(store, by_id[game_id], n, max_records)
+            _finish(store, by_id[game_id], n, shard_size[(game_id, n)])
             summary.jobs_done += 1
             del pending[(game_id, n)]
 
     # (game, n) jobs with nothing left to compute (all shards found in staging).
     for key in [k for k, left in pending.items() if not left]:
-        _finish(store, by_id[key[0]], key[1], max_records)
+        _finish(store, by_id[key[0]], key[1], shard_size[key])
         summary.jobs_done += 1
         del pending[key]
 
     try:
-        _solve_all(store, deque(serial + shards), jobs, max_records, record_done)
+        _solve_all(store, deque(serial + shards), jobs, record_done)
     finally:
         for bar in (bars or {}).values():
             bar.close()
@@ -242,7 +336,7 @@ def run(
 _THREAD_DONE = object()  # a solver thread's last message
 
 
-def _solve_all(store: Store, tasks: deque[Task], jobs: int, max_records: int,
+def _solve_all(store: Store, tasks: deque[Task], jobs: int,
                record_done: Callable[[ShardResult], None]) -> None:
     """Solve and write every task in ``jobs`` solver threads; ``record_done`` runs in this (the
     calling) thread for each shard once it is on disk.
@@ -253,12 +347,13 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int, max_records: int,
     """
     stop = threading.Event()
     serial_lock = threading.Lock()
+    budget = _RecordBudget(RECORDS_IN_MEMORY)
     results: queue.SimpleQueue = queue.SimpleQueue()
 
     def solver() -> None:
         shards = _shards_of(tasks, stop, serial_lock)
         try:
-            for result in _solve_and_write_iter(store, shards, max_records):
+            for result in _solve_and_write_iter(store, shards, budget, stop):
                 results.put(result)
         except BaseException as exc:  # noqa: BLE001 (raised again in the calling thread)
             stop.set()

@@ -80,6 +80,14 @@ class Store:
     def is_complete(self, game_id: str, n: int) -> bool:
         return (self.job_dir(game_id, n) / COMPLETE).is_file()
 
+    def staged_plan(self, game_id: str, n: int) -> dict | None:
+        """The plan of a (game, n) with shards waiting in staging (an interrupted run), if any."""
+        plan_file = self.staging_dir(game_id, n) / "plan.json"
+        try:
+            return json.loads(plan_file.read_text())
+        except (OSError, ValueError):
+            return None
+
     def completed_shards(self, game_id: str, n: int, plan: dict, discard: bool = False) -> set[int]:
         """Shards already in staging for this plan; a different plan (or ``discard``) drops them."""
         sdir = self.staging_dir(game_id, n)

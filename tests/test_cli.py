@@ -144,6 +144,84 @@ def test_interrupted_run_resumes_to_identical_records(tmp_path: Path, monkeypatc
     assert same_records(fresh, interrupted, "lctr")
 
 
+def test_shard_size_halves_with_jobs_and_never_passes_its_bounds() -> None:
+    import doctest
+
+    assert doctest.testmod(runner).failed == 0
+    for jobs in range(1, 200):
+        size = runner.default_shard_records(jobs)
+        assert runner.MIN_SHARD_RECORDS <= size <= runner.MAX_SHARD_RECORDS
+        assert jobs * size <= runner.RECORDS_IN_MEMORY or size == runner.MIN_SHARD_RECORDS
+        assert size >= runner.default_shard_records(jobs + 1)
+
+
+def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_path: Path,
+                                                                          monkeypatch) -> None:
+    """With 4 solver threads and a budget of two 50-record shards, at most two shards are ever
+    solved or waiting to be written at once, and the records are those of a 1-job run."""
+    import threading
+
+    from pipeline.games.moveset import MovesetGame
+
+    fresh = tmp_path / "fresh" / "results"
+    runner.run(["lctr"], min_n=16, max_n=20, out=str(fresh), jobs=1, progress=False, max_records=50)
+    lock, held, peak = threading.Lock(), [0], [0]
+    real_solve, real_write = MovesetGame.solve_shard, runner._write_shard
+
+    def solve(self, n: int, shard: int, max_records: int):
+        with lock:
+            held[0] += 1
+            peak[0] = max(peak[0], held[0])
+        time.sleep(0.01)  # the threads overlap
+        return real_solve(self, n, shard, max_records)
+
+    def write(*args):
+        result = real_write(*args)
+        with lock:
+            held[0] -= 1
+        return result
+
+    monkeypatch.setattr(MovesetGame, "solve_shard", solve)
+    monkeypatch.setattr(runner, "_write_shard", write)
+    monkeypatch.setattr(runner, "RECORDS_IN_MEMORY", 100)
+    out = tmp_path / "budget" / "results"
+    runner.run(["lctr"], min_n=16, max_n=20, out=str(out), jobs=4, progress=False, max_records=50)
+    assert peak[0] == 2 and held[0] == 0
+    assert_store_consistent(out)
+    assert same_records(fresh, out, "lctr")
+
+
+def test_a_run_resumed_with_other_jobs_keeps_the_staged_shards(tmp_path: Path, monkeypatch) -> None:
+    """The default shard size depends on --jobs; a (game, n) resumed with other --jobs keeps the
+    size of its staged plan, so its finished shards are not computed again."""
+    import pyarrow.parquet as pq
+
+    from pipeline.games import get_game
+
+    fresh = tmp_path / "fresh" / "results"
+    runner.run(["lctr"], min_n=18, max_n=22, out=str(fresh), jobs=1, progress=False, max_records=50)
+    # shard sizes for a small test: 64 records with 1 job, 32 with 2
+    monkeypatch.setattr(runner, "MAX_SHARD_RECORDS", 64)
+    monkeypatch.setattr(runner, "RECORDS_IN_MEMORY", 64)
+    monkeypatch.setattr(runner, "MIN_SHARD_RECORDS", 8)
+    out = tmp_path / "resumed" / "results"
+    _interrupt_at_write(monkeypatch, 12, ["lctr"], jobs=1, min_n=18, max_n=22, out=str(out))
+    staging = out.parent / ".results.staging" / "game=lctr"
+    staged = sum(pq.read_metadata(f).num_rows for f in staging.rglob("part-*.parquet"))
+    unfinished = [int(d.name[2:]) for d in staging.glob("n=*")]
+    assert staged > 0 and unfinished
+    done = [n for n in range(18, 23) if (out / "game=lctr" / f"n={n}" / COMPLETE).is_file()]
+
+    summary = runner.run(["lctr"], min_n=18, max_n=22, out=str(out), jobs=2, progress=False)
+    todo = [n for n in range(18, 23) if n not in done]
+    assert summary.records == sum(partition_numbers(22)[n] for n in todo) - staged
+    for n in unfinished:  # finished with the staged plan's shards of 64 records, not 32
+        meta = json.loads((out / "game=lctr" / f"n={n}" / COMPLETE).read_text())
+        assert meta["shards"] == get_game("lctr").shard_count(n, 64) != get_game("lctr").shard_count(n, 32)
+    assert_store_consistent(out)
+    assert same_records(fresh, out, "lctr")
+
+
 def test_killed_process_leaves_only_complete_jobs(tmp_path: Path) -> None:
     """SIGKILL a real multi-process run at an arbitrary moment; the store stays consistent."""
     out = tmp_path / "results"

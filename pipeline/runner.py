@@ -205,14 +205,16 @@ def _solve_and_write_iter(
         for game, n, shard, size in shards:
             if not budget.take(size, stop):
                 break
+            submitted = False
             try:
                 table = game.solve_shard(n, shard, size)
-            except BaseException:
-                budget.give(size)
-                raise
-            if pending is not None:
-                yield pending.result()
-            pending = writer.submit(_write_shard, store, game.game_id, n, shard, table)
+                if pending is not None:
+                    yield pending.result()
+                pending = writer.submit(_write_shard, store, game.game_id, n, shard, table)
+                submitted = True
+            finally:
+                if not submitted:  # an error, or the run ends here: the shard is dropped
+                    budget.give(size)
             # given back by the writer thread as the write ends (or fails), since this thread
             # may be waiting in take() for it
             pending.add_done_callback(lambda _done, size=size: budget.give(size))

@@ -35,7 +35,7 @@ MAX_SHARD_RECORDS = 1 << 18
 #: Records of the shards in memory at once (being solved, or solved and being written), over all
 #: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`_RecordBudget`).
 #: Without it a run's memory grew with the cores: LCTR n = 74 took 500 MiB with 2 jobs and
-#: 1.58 GiB with 16. Two jobs (two shards of 2^18 records each) never wait for it.
+#: 1.58 GiB with 16. Two jobs (each holding at most two shards of 2^18 records) never wait.
 RECORDS_IN_MEMORY = 1 << 20
 #: Smaller shards cost more than they save: about 3 ms of Python per shard (mostly the Parquet
 #: footer), holding the GIL, against 40 ms of kernel for 2^16 records (2^16: 8 % slower than
@@ -58,12 +58,12 @@ def default_shard_records(jobs: int) -> int:
 
 def _shard_memory_pool() -> pa.MemoryPool:
     """Arrow's jemalloc pool (the system allocator where pyarrow has no jemalloc) for the shards'
-    columns, rather than pyarrow's default, mimalloc, which keeps about 35 MiB for every thread
-    that allocated from it: LCTR n = 74 with 8 jobs took 1,075 MiB with mimalloc, 554–604 MiB with
-    jemalloc and 648–664 MiB with the system allocator, whose per-thread arenas keep freed memory
-    too. The system allocator with a fixed mmap threshold kept least (482–488 MiB) but returns
-    every large column to the OS, and faulting its pages in again costs (0.9–1.1 s of system
-    time instead of 0.5–0.6 s)."""
+    columns, rather than pyarrow's default, mimalloc, which keeps memory for every thread that
+    allocated from it. LCTR n = 74 (two runs each, record budget in place): mimalloc 485–508 MiB
+    with 2 jobs and 781–784 MiB with 8; jemalloc 417–419 and 586–594 MiB; the system allocator
+    434–450 and 637–652 MiB (its per-thread arenas keep freed memory too). jemalloc also spent
+    least system time (0.37–0.45 s against mimalloc's 0.76–0.88 s), and the runs took the same
+    time within this VM's noise."""
     try:
         return pa.jemalloc_memory_pool()
     except NotImplementedError:

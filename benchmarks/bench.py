@@ -43,6 +43,13 @@ from pipeline.partitions import (  # noqa: E402
     partition_numbers,
     plan_shards,
 )
+from pipeline.runner import shard_memory_pool  # noqa: E402
+
+if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
+    # kernel only in the same memory pool as a run's (`partgames run` sets it), like for like
+    import pyarrow as pa
+
+    pa.set_memory_pool(shard_memory_pool())
 
 
 @numba.njit(cache=True)

@@ -37,9 +37,10 @@ MAX_SHARD_RECORDS = 1 << 18
 #: Without it a run's memory grew with the cores: LCTR n = 74 took 500 MiB with 2 jobs and
 #: 1.58 GiB with 16. Two jobs (each holding at most two shards of 2^18 records) never wait.
 RECORDS_IN_MEMORY = 1 << 20
-#: Smaller shards cost more than they save: about 3 ms of Python per shard (mostly the Parquet
-#: footer), holding the GIL, against 40 ms of kernel for 2^16 records (2^16: 8 % slower than
-#: 2^18 with 2 jobs, 2^15: 25 % slower).
+#: Smaller shards cost more than they save: writing a shard costs about 3 ms whatever its size
+#: (a 256-record shard: 2.8 ms, most of it Python building each column's pages and the footer,
+#: holding the GIL), against 40 ms of kernel for 2^16 records (2^16: 8 % slower than 2^18 with
+#: 2 jobs, 2^15: 25 % slower, two runs each).
 MIN_SHARD_RECORDS = 1 << 16
 
 
@@ -56,18 +57,17 @@ def default_shard_records(jobs: int) -> int:
     return size
 
 
-def _shard_memory_pool() -> pa.MemoryPool:
-    """Arrow's jemalloc pool (the system allocator where pyarrow has no jemalloc) for the shards'
-    columns, rather than pyarrow's default, mimalloc, which keeps memory for every thread that
-    allocated from it. LCTR n = 74 (two runs each, record budget in place): mimalloc 485–508 MiB
-    with 2 jobs and 781–784 MiB with 8; jemalloc 417–419 and 586–594 MiB; the system allocator
-    434–450 and 637–652 MiB (its per-thread arenas keep freed memory too). jemalloc also spent
-    least system time (0.37–0.45 s against mimalloc's 0.76–0.88 s), and the runs took the same
-    time within this VM's noise."""
-    try:
-        return pa.jemalloc_memory_pool()
-    except NotImplementedError:
-        return pa.system_memory_pool()
+def shard_memory_pool() -> pa.MemoryPool:
+    """The memory pool for the shards' columns: the system allocator rather than pyarrow's
+    default, mimalloc, which keeps memory for every thread that allocated from it.
+
+    LCTR n = 74, record budget in place, two runs each, with 2 / 8 jobs: mimalloc 485–508 /
+    781–784 MiB, the system allocator 434–450 / 637–652 MiB, jemalloc 417–419 / 586–594 MiB.
+    At n = 88 with 2 jobs the system allocator was also the fastest (22.1–22.2 s, against
+    21.8–23.0 for mimalloc and 22.7–23.8 for jemalloc, whose page purging doubled the system
+    time of the n ≤ 100 overnight run).
+    """
+    return pa.system_memory_pool()
 
 
 class _RecordBudget:
@@ -260,7 +260,7 @@ def run(
         raise RunError("--shard-records must be at least 1")
     games = resolve_games(game_ids)
     if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:  # an explicit choice wins
-        pa.set_memory_pool(_shard_memory_pool())
+        pa.set_memory_pool(shard_memory_pool())
     store = Store.open(out)
     summary = RunSummary()
     start = time.perf_counter()

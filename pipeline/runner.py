@@ -58,16 +58,24 @@ def default_shard_records(jobs: int) -> int:
 
 
 def shard_memory_pool() -> pa.MemoryPool:
-    """The memory pool for the shards' columns: the system allocator rather than pyarrow's
-    default, mimalloc, which keeps memory for every thread that allocated from it.
+    """The memory pool for the shards' columns: Arrow's jemalloc pool, keeping freed pages
+    (the system allocator where pyarrow has no jemalloc).
 
-    LCTR n = 74, record budget in place, two runs each, with 2 / 8 jobs: mimalloc 485–508 /
-    781–784 MiB, the system allocator 434–450 / 637–652 MiB, jemalloc 417–419 / 586–594 MiB.
-    At n = 88 with 2 jobs the system allocator was also the fastest (22.1–22.2 s, against
-    21.8–23.0 for mimalloc and 22.7–23.8 for jemalloc, whose page purging doubled the system
-    time of the n ≤ 100 overnight run).
+    pyarrow's default, mimalloc, keeps memory for every thread that allocated from it (LCTR
+    n = 74 with the record budget, 2 / 8 jobs: 485–508 / 781–784 MiB). The system allocator's
+    per-thread arenas keep freed memory too (434–450 / 637–652 MiB), and SN(9,{8,9}) at its
+    bound beside LCTR with 8 jobs reached 1.73 GiB with it. jemalloc kept least (417–419 /
+    586–594 MiB; SN beside LCTR, 8 jobs: 1.39 GiB), but Arrow has it return freed pages to the
+    OS at once (decay 0): faulting them in again cost the n ≤ 100 overnight run 207 s of system
+    time against 66 s with the system allocator (1,695 s against 1,485 s in all). Keeping them
+    (decay -1, set in ``pipeline/__init__.py``: the record budget bounds what is live) took LCTR
+    n = 88 from 2.38 s to 0.76 s of system time and 22.4 s to 20.2 s in all; but SN(9,{8,9})
+    beside LCTR with 8 jobs then peaked at 1.72 GiB, as with the system allocator.
     """
-    return pa.system_memory_pool()
+    try:
+        return pa.jemalloc_memory_pool()
+    except NotImplementedError:
+        return pa.system_memory_pool()
 
 
 class _RecordBudget:

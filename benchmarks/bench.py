@@ -43,13 +43,9 @@ from pipeline.partitions import (  # noqa: E402
     partition_numbers,
     plan_shards,
 )
-from pipeline.runner import shard_memory_pool  # noqa: E402
+from pipeline.runner import use_shard_memory_pool  # noqa: E402
 
-if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
-    # kernel only in the same memory pool as a run's (`partgames run` sets it), like for like
-    import pyarrow as pa
-
-    pa.set_memory_pool(shard_memory_pool())
+use_shard_memory_pool()  # kernel only in the same memory pool as a run's, like for like
 
 
 @numba.njit(cache=True)

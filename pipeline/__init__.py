@@ -12,9 +12,10 @@ __version__ = "0.1.0"
 # process, which competes with the kernels for the cores (seen in `perf` profiles).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # Arrow's jemalloc (the run's memory pool, pipeline.runner.shard_memory_pool) returns freed pages
-# to the OS at once by default, and faulting them in again cost a third of a run's system time;
-# the runner's record budget bounds what is live, so keep them. Read when pyarrow is first
-# imported, which is after this in a `partgames` process.
+# to the OS at once by default, and faulting them in again tripled a run's system time (LCTR
+# n = 88, 2 jobs: 2.38 s against 0.72 s when kept); the runner's record budget bounds what is
+# live, so keep them. Read when pyarrow is first imported, which is after this in a `partgames`
+# process.
 os.environ.setdefault("JE_ARROW_MALLOC_CONF", "dirty_decay_ms:-1,muzzy_decay_ms:-1")
 
 

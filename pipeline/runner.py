@@ -78,6 +78,13 @@ def shard_memory_pool() -> pa.MemoryPool:
         return pa.system_memory_pool()
 
 
+def use_shard_memory_pool() -> None:
+    """Make :func:`shard_memory_pool` Arrow's default, unless ``ARROW_DEFAULT_MEMORY_POOL`` (an
+    explicit choice) is set."""
+    if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
+        pa.set_memory_pool(shard_memory_pool())
+
+
 class _RecordBudget:
     """Records of the shards in memory, over all solver threads, kept under a limit.
 
@@ -267,8 +274,7 @@ def run(
     if max_records is not None and max_records < 1:
         raise RunError("--shard-records must be at least 1")
     games = resolve_games(game_ids)
-    if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:  # an explicit choice wins
-        pa.set_memory_pool(shard_memory_pool())
+    use_shard_memory_pool()
     store = Store.open(out)
     summary = RunSummary()
     start = time.perf_counter()

@@ -14,6 +14,7 @@ share one process, so a run of a few seconds keeps its cores solving.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import queue
 import threading
@@ -69,8 +70,11 @@ def shard_memory_pool() -> pa.MemoryPool:
     OS at once (decay 0): faulting them in again cost the n ≤ 100 overnight run 207 s of system
     time against 66 s with the system allocator (1,695 s against 1,485 s in all). Keeping them
     (decay -1, set in ``pipeline/__init__.py``: the record budget bounds what is live) took LCTR
-    n = 88 from 2.38 s to 0.76 s of system time and 22.4 s to 20.2 s in all; but SN(9,{8,9})
-    beside LCTR with 8 jobs then peaked at 1.72 GiB, as with the system allocator.
+    n = 88 from 2.38 s to 0.76 s of system time and 22.4 s to 20.2 s in all. With one jemalloc
+    arena and one glibc arena (:func:`limit_malloc_arenas`), and no shard held past its write
+    (:func:`_solve_and_write_iter`), LCTR n = 74 takes 405 / 440-442 / 424-433 MiB with
+    2 / 8 / 64 jobs and SN(9,{8,9}) beside LCTR 1.33 / 1.29 GiB with 8 / 64 jobs (it was
+    1.72 GiB with 8).
     """
     try:
         return pa.jemalloc_memory_pool()
@@ -80,9 +84,38 @@ def shard_memory_pool() -> pa.MemoryPool:
 
 def use_shard_memory_pool() -> None:
     """Make :func:`shard_memory_pool` Arrow's default, unless ``ARROW_DEFAULT_MEMORY_POOL`` (an
-    explicit choice) is set."""
+    explicit choice) is set, and keep the C library's allocator to :data:`MALLOC_ARENAS` arenas
+    (:func:`limit_malloc_arenas`)."""
     if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
         pa.set_memory_pool(shard_memory_pool())
+    limit_malloc_arenas()
+
+
+#: glibc malloc arenas a run may use (glibc's default: 8 per core). Memory from numpy and from the
+#: kernels' own arrays (numba's allocator) goes there, and every arena keeps freed memory for the
+#: threads it serves, so what is kept grew with --jobs. SN(9,{8,9}) at its bound beside LCTR,
+#: every n ≤ 83 with 8 jobs, peaked at 1,723 MiB; with one glibc arena 1,575, with one jemalloc
+#: arena (pipeline/__init__.py) 1,501, with both 1,424 (one run each). LCTR n = 74 with the shard
+#: references fixed: 578 / 589 MiB with 8 / 64 jobs, 440 / 424 with both single arenas. The
+#: arrays are few and large (a few dozen per shard), so threads sharing one arena hardly meet on
+#: its lock.
+MALLOC_ARENAS = 1
+_M_ARENA_MAX = -8  # mallopt's parameter number, from glibc's malloc.h
+
+
+def limit_malloc_arenas() -> None:
+    """Cap glibc's malloc arenas at :data:`MALLOC_ARENAS` for the threads started from now on.
+
+    Nothing happens where the C library has no ``mallopt`` (not glibc), or when
+    ``MALLOC_ARENA_MAX`` is set (glibc read it at start-up: an explicit choice).
+    """
+    if "MALLOC_ARENA_MAX" in os.environ:
+        return
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(ctypes.c_int(_M_ARENA_MAX), ctypes.c_int(MALLOC_ARENAS))
 
 
 class _RecordBudget:
@@ -228,6 +261,11 @@ def _solve_and_write_iter(
                 pending = writer.submit(_write_shard, store, game.game_id, n, shard, table)
                 submitted = True
             finally:
+                # The writer holds the shard now and gives its records back once it is on disk;
+                # a reference kept here would hold it on past that, while this thread waits in
+                # take() or solves the next shard, one shard per thread outside the budget
+                # (SN(9,{8,9}) beside LCTR with 64 jobs: 1.79 GiB).
+                table = None
                 if not submitted:  # an error, or the run ends here: the shard is dropped
                     budget.give(size)
             # given back by the writer thread as the write ends (or fails), since this thread

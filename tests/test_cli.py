@@ -158,14 +158,18 @@ def test_shard_size_halves_with_jobs_and_never_passes_its_bounds() -> None:
 def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_path: Path,
                                                                           monkeypatch) -> None:
     """With 4 solver threads and a budget of two 50-record shards, at most two shards are ever
-    solved or waiting to be written at once, and the records are those of a 1-job run."""
+    solved or waiting to be written at once, no solved shard stays in memory (referenced from
+    anywhere) once its records are given back, and the records are those of a 1-job run."""
     import threading
+    import weakref
 
     from pipeline.games.moveset import MovesetGame
 
     fresh = tmp_path / "fresh" / "results"
     runner.run(["lctr"], min_n=16, max_n=20, out=str(fresh), jobs=1, progress=False, max_records=50)
     lock, held, peak = threading.Lock(), [0], [0]
+    tables: list[weakref.ref] = []  # every solved shard's table, alive while referenced
+    alive_peak = [0]
     real_solve, real_write = MovesetGame.solve_shard, runner._write_shard
 
     def solve(self, n: int, shard: int, max_records: int):
@@ -173,7 +177,15 @@ def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_pa
             held[0] += 1
             peak[0] = max(peak[0], held[0])
         time.sleep(0.01)  # the threads overlap
-        return real_solve(self, n, shard, max_records)
+        with lock:
+            # This shard's records are taken, so at most one other shard may be in memory. (The
+            # sleep first: the writer's work item drops its table just after giving the records
+            # back, microseconds later.)
+            alive_peak[0] = max(alive_peak[0], 1 + sum(ref() is not None for ref in tables))
+        table = real_solve(self, n, shard, max_records)
+        with lock:
+            tables.append(weakref.ref(table))
+        return table
 
     def write(*args):
         result = real_write(*args)
@@ -187,8 +199,34 @@ def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_pa
     out = tmp_path / "budget" / "results"
     runner.run(["lctr"], min_n=16, max_n=20, out=str(out), jobs=4, progress=False, max_records=50)
     assert peak[0] == 2 and held[0] == 0
+    assert alive_peak[0] <= 2
     assert_store_consistent(out)
     assert same_records(fresh, out, "lctr")
+
+
+def test_malloc_arenas_are_capped_unless_the_user_chose(monkeypatch) -> None:
+    """A run caps glibc's malloc arenas (runner.MALLOC_ARENAS) through mallopt, but leaves an
+    explicit MALLOC_ARENA_MAX alone, and does nothing where the C library has no mallopt."""
+    import ctypes
+
+    calls: list[tuple[int, int]] = []
+
+    class FakeLibc:
+        def mallopt(self, param, value) -> int:
+            calls.append((param.value, value.value))
+            return 1
+
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: FakeLibc())
+    monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    runner.limit_malloc_arenas()
+    assert calls == [(-8, runner.MALLOC_ARENAS)]  # M_ARENA_MAX in glibc's malloc.h
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    runner.limit_malloc_arenas()
+    assert len(calls) == 1
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    monkeypatch.setattr(ctypes, "CDLL", lambda name: object())  # no mallopt: not glibc
+    runner.limit_malloc_arenas()
+    assert len(calls) == 1
 
 
 def test_a_run_resumed_with_other_jobs_keeps_the_staged_shards(tmp_path: Path, monkeypatch) -> None:

@@ -38,8 +38,8 @@ MAX_SHARD_RECORDS = 1 << 18
 #: Without it a run's memory grew with the cores: LCTR n = 74 took 500 MiB with 2 jobs and
 #: 1.58 GiB with 16. Two jobs (each holding at most two shards of 2^18 records) never wait.
 RECORDS_IN_MEMORY = 1 << 20
-#: Smaller shards cost more than they save: writing a shard costs about 3 ms whatever its size
-#: (a 256-record shard: 2.8 ms, most of it Python building each column's pages and the footer,
+#: Smaller shards cost more than they save: writing a shard costs about 2 ms whatever its size
+#: (a 231-record shard: 1.74 ms, most of it Python building each column's pages and the footer,
 #: holding the GIL), against 40 ms of kernel for 2^16 records (2^16: 8 % slower than 2^18 with
 #: 2 jobs, 2^15: 25 % slower, two runs each).
 MIN_SHARD_RECORDS = 1 << 16

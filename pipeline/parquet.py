@@ -407,7 +407,8 @@ def _page_header_fields(kind: int, uncompressed: int, compressed: int, num_value
 
 def _page_header(kind: int, uncompressed: int, compressed: int, num_values: int, encoding: int) -> bytes:
     """``_struct(_page_header_fields(...))`` written out: a shard has about 35 pages, and the
-    generic encoder's calls per field were a third of a shard's fixed cost of writing (profiled).
+    generic encoder's calls per field were a large part of a shard's fixed cost of writing (profiled;
+    with the footer cache, 2.14 -> 1.74 ms per shard).
     Field headers are (id delta << 4) | type: 0x15 an i32 one id on, 0x2C / 0x4C a struct two /
     four ids on; 0x00 ends a struct. tests/test_parquet.py checks it against the generic form."""
     head = b"\x15" + _zigzag(kind) + b"\x15" + _zigzag(uncompressed) + b"\x15" + _zigzag(compressed)

@@ -16,7 +16,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # n = 88, 2 jobs: 2.38 s against 0.72 s when kept); the runner's record budget bounds what is
 # live, so keep them. One arena, not one per thread: each arena keeps the pages of its own
 # thread's peak, so the kept pages grew with --jobs whatever the budget (LCTR n = 74 with 8 jobs:
-# 639-657 MiB, one arena 567-577). Allocations here are whole columns, a few dozen per shard, so
+# 624-642 MiB, one arena 554-564). Allocations here are whole columns, a few dozen per shard, so
 # one arena's lock is not contended. Read when pyarrow is first imported, which is after this in a
 # `partgames` process.
 os.environ.setdefault("JE_ARROW_MALLOC_CONF", "narenas:1,dirty_decay_ms:-1,muzzy_decay_ms:-1")

@@ -43,9 +43,9 @@ from pipeline.partitions import (  # noqa: E402
     partition_numbers,
     plan_shards,
 )
-from pipeline.runner import use_shard_memory_pool  # noqa: E402
+from pipeline.runner import use_run_allocators  # noqa: E402
 
-use_shard_memory_pool()  # kernel only in the same memory pool as a run's, like for like
+use_run_allocators()  # kernel only with the same allocators as a run, like for like
 
 
 @numba.njit(cache=True)

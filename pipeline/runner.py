@@ -70,11 +70,8 @@ def shard_memory_pool() -> pa.MemoryPool:
     OS at once (decay 0): faulting them in again cost the n ≤ 100 overnight run 207 s of system
     time against 66 s with the system allocator (1,695 s against 1,485 s in all). Keeping them
     (decay -1, set in ``pipeline/__init__.py``: the record budget bounds what is live) took LCTR
-    n = 88 from 2.38 s to 0.76 s of system time and 22.4 s to 20.2 s in all. With one jemalloc
-    arena and one glibc arena (:func:`limit_malloc_arenas`), and no shard held past its write
-    (:func:`_solve_and_write_iter`), LCTR n = 74 takes 405 / 440-442 / 424-433 MiB with
-    2 / 8 / 64 jobs and SN(9,{8,9}) beside LCTR 1.33 / 1.29 GiB with 8 / 64 jobs (it was
-    1.72 GiB with 8).
+    n = 88 from 2.38 s to 0.76 s of system time and 22.4 s to 20.2 s in all. Its arenas: see
+    ``pipeline/__init__.py`` and :data:`MALLOC_ARENAS`.
     """
     try:
         return pa.jemalloc_memory_pool()
@@ -82,10 +79,10 @@ def shard_memory_pool() -> pa.MemoryPool:
         return pa.system_memory_pool()
 
 
-def use_shard_memory_pool() -> None:
-    """Make :func:`shard_memory_pool` Arrow's default, unless ``ARROW_DEFAULT_MEMORY_POOL`` (an
-    explicit choice) is set, and keep the C library's allocator to :data:`MALLOC_ARENAS` arenas
-    (:func:`limit_malloc_arenas`)."""
+def use_run_allocators() -> None:
+    """A run's allocators: :func:`shard_memory_pool` as Arrow's default, unless
+    ``ARROW_DEFAULT_MEMORY_POOL`` (an explicit choice) is set, and the C library's malloc kept to
+    :data:`MALLOC_ARENAS` arenas (:func:`limit_malloc_arenas`)."""
     if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
         pa.set_memory_pool(shard_memory_pool())
     limit_malloc_arenas()
@@ -312,7 +309,7 @@ def run(
     if max_records is not None and max_records < 1:
         raise RunError("--shard-records must be at least 1")
     games = resolve_games(game_ids)
-    use_shard_memory_pool()
+    use_run_allocators()
     store = Store.open(out)
     summary = RunSummary()
     start = time.perf_counter()

@@ -1,0 +1,65 @@
+"""The lean LCTR / Downright kernel equals the general moveset kernel, array for array.
+
+tests/test_records.py holds both games' records (made by the lean kernel, which the runner
+uses for them) equal to the plain-Python reference for every n ≤ 14. This file holds the lean
+kernel equal to the general one (:func:`pipeline.games.moveset.solve_moveset`, itself compared
+with the reference for every moveset) far beyond that: every partition of every n ≤ 36 in shards
+of a few records (so that the kernel often starts from a prefix that is already a whole
+partition), and whole n up to 60.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline.games import get_game
+from pipeline.games.moveset import _output_arrays, solve_moveset
+from pipeline.games.topleft import solve_topleft
+from pipeline.partitions import flatten_prefixes
+
+OUTPUTS = (
+    "sg", "sg_misere", "nodes", "leaves", "states", "height", "flags", "parts", "parts_offsets",
+    "conjugate", "conjugate_offsets", "num_parts", "largest", "durfee", "rank", "distinct_sizes",
+)
+
+
+def differences(game_id: str, n: int, max_records: int) -> list[tuple[int, str, int]]:
+    """(shard, output, first differing index) for every output array where the kernels differ."""
+    game = get_game(game_id)
+    ms = game.moveset
+    bad = []
+    for spec in game.plan(n, max_records):
+        values, offsets = flatten_prefixes(spec.prefixes)
+        general = _output_arrays(spec.records, spec.part_values, spec.largest_values)
+        lean = _output_arrays(spec.records, spec.part_values, spec.largest_values)
+        assert solve_moveset(n, values, offsets, game._steps, game._rays, ms.exits, True,
+                             ms.reach_table(n), 1, ms.same_row_reach(), general) == spec.records
+        assert solve_topleft(n, values, offsets, ms.exits, lean) == spec.records
+        for name, a, b in zip(OUTPUTS, general, lean, strict=True):
+            if not np.array_equal(a, b):
+                bad.append((spec.index, name, int(np.argwhere(a != b)[0][-1])))
+    return bad
+
+
+@pytest.mark.parametrize("game_id", ["lctr", "downright"])
+def test_lean_kernel_equals_general_kernel(game_id: str) -> None:
+    for n in range(1, 37):
+        assert differences(game_id, n, 1 if n <= 12 else 97) == [], n
+    for n in (48, 60):
+        assert differences(game_id, n, 1 << 18) == [], n
+
+
+def test_lean_kernel_serves_exactly_its_movesets() -> None:
+    assert get_game("lctr")._topleft and get_game("downright")._topleft
+    assert get_game("{(0,1),(1,0)}")._topleft  # Downright written as a user moveset
+    for other in ("king", "pawn", "pawn_t", "knight", "rook", "queen", "bishop", "(0,1)+,(1,0)"):
+        assert not get_game(other)._topleft, other
+
+
+def test_topleft_doctests() -> None:
+    import doctest
+
+    import pipeline.games.topleft
+
+    assert doctest.testmod(pipeline.games.topleft).failed == 0

@@ -16,7 +16,7 @@ the general kernel. What makes this one lean (issue 6, target 1):
   its pair (sg, sg_misere) and its CGH summaries (:func:`pipeline.games.cgh.summarize`). A
   cell's class is a function of the classes of its two options (class ABSENT where a Downright
   move does not exist), kept in a
-  table ``combine[below, right]`` that is filled on first use, so a cell costs one table lookup
+  table ``combine`` (indexed by the pair (below, right)) that is filled on first use, so a cell costs one table lookup
   instead of two mex and the flag logic.
 * **The right neighbour is in registers**: the row is solved right to left, and the option to
   the right is the cell just computed.
@@ -59,6 +59,15 @@ ABSENT, TERMINAL = 0, 1
 #: shard of n = 20, 40, 60, 72 or 90 at most 17 occur for LCTR and 12 for Downright. A kernel
 #: that would need more returns -1 and the game raises, instead of writing wrong records.
 MAX_CLASSES = 64
+_CLASS_BITS = np.uint64(6)  # MAX_CLASSES = 2 ** _CLASS_BITS
+
+
+@numba.njit(cache=True, inline="always")
+def _pair(cb, cr):  # pragma: no cover
+    """Index of (cb, cr) in the flat ``combine`` table. Unsigned, so that numba adds no
+    negative-index fix-up: this lookup is the chain along a row (each cell's class needs the
+    previous one), and the fix-up was a third of its latency (profiled)."""
+    return (np.uint64(cb) << _CLASS_BITS) | np.uint64(cr)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -105,7 +114,7 @@ def _new_class(cb, cr, cls_g, cls_m, cls_and, cls_or, combine, count):  # pragma
         cls_and[found] = own_and
         cls_or[found] = own_or
         count[0] += 1
-    combine[cb, cr] = found
+    combine[_pair(cb, cr)] = found
     return found
 
 
@@ -167,7 +176,7 @@ def _solve_inner_row(
             kb, j, below_tail, below_len, n, c_tab, n_tab, l_tab, h_tab, id_tab,
             one_c, one_n, one_l, one_h,
         )
-        c = np.int64(combine[bc, rc])
+        c = np.int64(combine[_pair(bc, rc)])
         if c < 0:
             c = _new_class(bc, rc, cls_g, cls_m, cls_and, cls_or, combine, count)
             if c < 0:
@@ -229,7 +238,7 @@ def _solve_top_row(
         tail = j >= below_tail
         bc = one_c[first + j] if tail else c_tab[kb, j]
         child = below_len - j if tail else id_tab[kb, j]
-        c = np.int64(combine[bc, rc])
+        c = np.int64(combine[_pair(bc, rc)])
         if c < 0:
             c = _new_class(bc, rc, cls_g, cls_m, cls_and, cls_or, combine, count)
             if c < 0:
@@ -263,7 +272,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
     h_tab = np.zeros((size, size), dtype=np.int32)
     id_tab = np.zeros((size, size), dtype=np.int32)
     row_agg = np.zeros((size, 3), dtype=np.int64)  # see _solve_inner_row
-    combine = np.full((MAX_CLASSES, MAX_CLASSES), -1, dtype=np.int16)
+    combine = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
     cls_g = np.zeros(MAX_CLASSES, dtype=np.int64)
     cls_m = np.zeros(MAX_CLASSES, dtype=np.int64)
     cls_and = np.zeros(MAX_CLASSES, dtype=np.int64)
@@ -284,7 +293,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
     one_h = np.zeros(n + 1, dtype=np.int64)
     rc, rn, rl, rh = out_c, out_n, out_l, out_h
     for d in range(1, n + 1):
-        c = combine[out_c, rc]
+        c = np.int64(combine[_pair(out_c, rc)])
         if c < 0:
             c = _new_class(out_c, rc, cls_g, cls_m, cls_and, cls_or, combine, count)
         nodes = sadd(np.int64(1), sadd(out_n, rn))
@@ -355,7 +364,8 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
             if code == DONE:
                 break
             if code == POP:
-                _undo_entries(entries_below[st[0]], index, entries)
+                if index[-1, 0] > entries_below[st[0]]:  # a completing row interned nothing
+                    _undo_entries(entries_below[st[0]], index, entries)
                 continue
             if code == PUSH:
                 kr = st[0] - 1

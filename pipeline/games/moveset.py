@@ -181,13 +181,14 @@ def _intern(length, child, index, entries):  # pragma: no cover
     knight, in four alternating runs). ``index[-1, 0]`` is the stack height, ``entries[:, e]``
     = (top row length, child id); the walk undoes entries in LIFO order (see _undo_entries).
     """
-    ident = index[child, length]
+    # Unsigned indices: numba adds no negative-index fix-up (ids and lengths are ≥ 0).
+    ident = index[np.uint64(child), np.uint64(length)]
     if ident != 0:
         return np.int64(ident), False
     e = np.int64(index[-1, 0])
     entries[0, e] = length
     entries[1, e] = child
-    index[child, length] = e + 1
+    index[np.uint64(child), np.uint64(length)] = e + 1
     index[-1, 0] = e + 1
     return e + 1, True
 

@@ -246,7 +246,7 @@ def _solve_top_row(
         rc = c
         # Looked up, not interned: the row's sub-partitions differ from each other (each has
         # its own number of columns), and nothing is solved above this row.
-        new_ids += index[child, length - j] == 0
+        new_ids += index[np.uint64(child), np.uint64(length - j)] == 0  # unsigned: see _pair
     c_tab[kr, 0] = rc
     n_tab[kr, 0] = sadd(row_agg[kb, 0], rn)
     l_tab[kr, 0] = sadd(row_agg[kb, 1], rl)

@@ -415,26 +415,32 @@ def emit_features(
 
     Returns the new write positions in the parts and conjugate values.
     """
-    kt = depth - 1
-    size = parts_rev.shape[0]
-    first = size - depth
-    for i in range(depth):  # loops, not slices: a slice is a reference-counted view
-        out_parts[ppos + i] = parts_rev[first + i]
+    # Unsigned indices throughout: numba adds no negative-index fix-up, so the two copies below
+    # become plain vector copies (with the fix-ups, every element's address was computed
+    # apart; profiled).
+    u = np.uint64
+    kt = u(depth - 1)
+    first = u(parts_rev.shape[0] - depth)
+    dst = u(ppos)
+    for i in range(u(depth)):  # loops, not slices: a slice is a reference-counted view
+        out_parts[dst + i] = parts_rev[first + i]
     ppos += depth
-    out_parts_off[rec + 1] = ppos
+    r = u(rec)
+    out_parts_off[r + u(1)] = ppos
     largest = rows[kt]
-    for c in range(largest):
-        out_conj[cpos + c] = conj_rows[kt, c]
+    dst = u(cpos)
+    for c in range(u(largest)):
+        out_conj[dst + c] = conj_rows[kt, c]
     cpos += largest
-    out_conj_off[rec + 1] = cpos
+    out_conj_off[r + u(1)] = cpos
     durfee = 0
-    while durfee < depth and rows[kt - durfee] >= durfee + 1:
+    while durfee < depth and rows[depth - 1 - durfee] >= durfee + 1:
         durfee += 1
-    out_num_parts[rec] = depth
-    out_largest[rec] = largest
-    out_durfee[rec] = durfee
-    out_rank[rec] = largest - depth
-    out_distinct[rec] = sizes_below[depth]
+    out_num_parts[r] = depth
+    out_largest[r] = largest
+    out_durfee[r] = durfee
+    out_rank[r] = largest - depth
+    out_distinct[r] = sizes_below[u(depth)]
     return ppos, cpos
 
 

@@ -396,11 +396,15 @@ def _push_features(k, rows, conj_rows, sizes_below, parts_rev):  # pragma: no co
     An emitted record then copies its parts and conjugate (contiguous runs) and reads its number
     of sizes instead of looping over its rows with a data-dependent branch per column.
     """
+    u = np.uint64  # unsigned indices: no negative-index fix-ups, vector loops (see emit_features)
+    uk = u(k)
     below = rows[k - 1] if k > 0 else 0
-    for c in range(below):
-        conj_rows[k, c] = conj_rows[k - 1, c] + 1
-    for c in range(below, rows[k]):
-        conj_rows[k, c] = 1
+    if k > 0:
+        prev = u(k - 1)
+        for c in range(u(below)):
+            conj_rows[uk, c] = conj_rows[prev, c] + 1
+    for c in range(u(below), u(rows[k])):
+        conj_rows[uk, c] = 1
     sizes_below[k + 1] = sizes_below[k] + (1 if rows[k] != below else 0)
     parts_rev[parts_rev.shape[0] - 1 - k] = rows[k]
 

@@ -393,19 +393,20 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
-            kt = depth - 1
-            c = c_tab[kt, 0]
-            out_sg[rec] = cls_g[c]
-            out_sgm[rec] = cls_m[c]
-            out_nodes[rec] = n_tab[kt, 0]
-            out_leaves[rec] = l_tab[kt, 0]
-            out_height[rec] = h_tab[kt, 0]
+            kt = np.uint64(depth - 1)  # unsigned indices: see _pair
+            r = np.uint64(rec)
+            c = np.uint64(c_tab[kt, 0])
+            out_sg[r] = cls_g[c]
+            out_sgm[r] = cls_m[c]
+            out_nodes[r] = n_tab[kt, 0]
+            out_leaves[r] = l_tab[kt, 0]
+            out_height[r] = h_tab[kt, 0]
             fl = cls_and[c]
             for f in range(6):
-                out_flags[f, rec] = (fl >> f) & 1
+                out_flags[f, r] = (fl >> f) & 1
             # distinct sub-partitions: ≥ 2 rows (interned), one-row ones (1)…(largest gap),
             # and () in LCTR
-            out_states[rec] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
+            out_states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
             ppos, cpos = emit_features(
                 rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
                 out_parts, out_parts_off, out_conj, out_conj_off,

@@ -10,14 +10,13 @@ equal record for record.
 The walk, the interning of sub-partitions for ``states`` and the record features are those of
 the general kernel. What makes this one lean (issue 6, target 1):
 
-* **A cell is five numbers** in five row-major tables, not a 64-byte struct: its *class*, node
+* **A cell is five numbers**, each in its own plane of one table ``tab``: its *class*, node
   and leaf counts, longest play, and the id of its sub-partition.
 * **The class** stands for everything a position passes to the positions that move to it:
   its pair (sg, sg_misere) and its CGH summaries (:func:`pipeline.games.cgh.summarize`). A
   cell's class is a function of the classes of its two options (class ABSENT where a Downright
-  move does not exist), kept in a
-  table ``combine`` (indexed by the pair (below, right)) that is filled on first use, so a cell costs one table lookup
-  instead of two mex and the flag logic.
+  move does not exist), kept in a table ``combine`` indexed by the pair (below, right) and
+  filled on first use, so a cell costs one table lookup instead of two mex and the flag logic.
 * **The right neighbour is in registers**: the row is solved right to left, and the option to
   the right is the cell just computed.
 * **One-row sub-partitions are never stored**: a cell with no cell below it (column ≥ the
@@ -61,6 +60,17 @@ ABSENT, TERMINAL = 0, 1
 MAX_CLASSES = 64
 _CLASS_BITS = np.uint64(6)  # MAX_CLASSES = 2 ** _CLASS_BITS
 
+# Each kind of table is one array, its planes named below: fewer arrays mean fewer base
+# pointers and strides held in registers (the row solvers spilled them to the stack; profiled).
+#: ``cls[f, c]``: what class c stands for.
+C_SG, C_SGM, C_AND, C_OR = 0, 1, 2, 3
+#: ``tab[f, k, j]``: cell (k, j) of the walk's rows (k counted from the bottom row).
+T_CLS, T_NODES, T_LEAVES, T_HEIGHT, T_ID = 0, 1, 2, 3, 4
+#: ``one[f, n − d]``: the one-row partition (d), and running sums over it (see solve_topleft).
+O_CLS, O_NODES, O_LEAVES, O_HEIGHT, O_NSUM, O_HMAX = 0, 1, 2, 3, 4, 5
+#: ``row_agg[k, f]``: aggregates of row k for the row that completes a partition above it.
+A_NODES, A_LEAVES, A_HEIGHT = 0, 1, 2
+
 
 @numba.njit(cache=True, inline="always")
 def _pair(cb, cr):  # pragma: no cover
@@ -71,7 +81,7 @@ def _pair(cb, cr):  # pragma: no cover
 
 
 @numba.njit(cache=True, _nrt=False)
-def _new_class(cb, cr, cls_g, cls_m, cls_and, cls_or, combine, count):  # pragma: no cover
+def _new_class(cb, cr, cls, combine, count):  # pragma: no cover
     """The class of a position whose options have classes ``cb`` and ``cr`` (SPEC §3–§5).
 
     Found among the known classes or added; entered into ``combine``. Returns -1 if there is no
@@ -85,10 +95,10 @@ def _new_class(cb, cr, cls_g, cls_m, cls_and, cls_or, combine, count):  # pragma
     for k in range(2):
         c = np.int64(cb) if k == 0 else np.int64(cr)
         if c != ABSENT:
-            sgb |= 1 << cls_g[c]
-            sgmb |= 1 << cls_m[c]
-            agg_and &= cls_and[c]
-            agg_or |= cls_or[c]
+            sgb |= 1 << cls[C_SG, c]
+            sgmb |= 1 << cls[C_SGM, c]
+            agg_and &= cls[C_AND, c]
+            agg_or |= cls[C_OR, c]
             cnt += 1
     g = 0
     while (sgb >> g) & 1:
@@ -102,40 +112,38 @@ def _new_class(cb, cr, cls_g, cls_m, cls_and, cls_or, combine, count):  # pragma
     own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
     found = -1
     for c in range(1, count[0]):
-        if cls_g[c] == g and cls_m[c] == m and cls_and[c] == own_and and cls_or[c] == own_or:
+        if (cls[C_SG, c] == g and cls[C_SGM, c] == m and cls[C_AND, c] == own_and
+                and cls[C_OR, c] == own_or):
             found = c
             break
     if found < 0:
-        if count[0] == cls_g.shape[0]:
+        if count[0] == cls.shape[1]:
             return -1
         found = count[0]
-        cls_g[found] = g
-        cls_m[found] = m
-        cls_and[found] = own_and
-        cls_or[found] = own_or
+        cls[C_SG, found] = g
+        cls[C_SGM, found] = m
+        cls[C_AND, found] = own_and
+        cls[C_OR, found] = own_or
         count[0] += 1
     combine[_pair(cb, cr)] = found
     return found
 
 
 @numba.njit(cache=True, inline="always")
-def _below(
-    kb, j, tail_from, width, n, c_tab, n_tab, l_tab, h_tab, id_tab, one_c, one_n, one_l, one_h,
-):  # pragma: no cover
-    """Class, nodes, leaves, height and id of cell (kb, j) of a row of ``width`` cells whose
-    columns ≥ ``tail_from`` have no cell below: those are one-row partitions (width − j), read
-    from the one-row table instead of being copied into every row."""
-    if j >= tail_from:
-        i = n - width + j
-        return one_c[i], one_n[i], one_l[i], one_h[i], width - j
-    return c_tab[kb, j], n_tab[kb, j], l_tab[kb, j], h_tab[kb, j], id_tab[kb, j]
+def _first_tail_cell(one, length, below_len, off):  # pragma: no cover
+    """Class, nodes, leaves, height of cell (·, below_len) of a row of ``length`` cells: the
+    first cell with no cell below (the one-row partition (length − below_len)), or a move off
+    the diagram (``off``) if there is none."""
+    if below_len < length:
+        i = np.uint64(one.shape[1] - 1 - length + below_len)
+        return one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i]
+    return off[0], off[1], off[2], off[3]
 
 
 @numba.njit(cache=True, _nrt=False)
 def _solve_inner_row(
-    kr, length, below_len, below_tail, c_tab, n_tab, l_tab, h_tab, id_tab, row_agg,
-    one_c, one_n, one_l, one_h, one_nsum, one_hmax, out_c, out_n, out_l, out_h,
-    combine, cls_g, cls_m, cls_and, cls_or, count, index, entries, n,
+    kr, length, below_len, below_tail, tab, row_agg, one, off, combine, cls, count, index,
+    entries, n,
 ):  # pragma: no cover
     """Solve and store row ``kr`` (``length`` cells above a row of ``below_len`` cells, itself
     above a row of ``below_tail``), right to left: a row that does not complete a partition, so
@@ -143,42 +151,42 @@ def _solve_inner_row(
 
     Only columns < ``below_len`` are stored: cells at columns ≥ ``below_len`` have no cell
     below, and λ[i, j] there is the one-row partition (length − j), which the row above reads
-    from the one-row table (:func:`_below`). ``out_*`` is the value of a move off the diagram
-    (() in LCTR, nothing in Downright). Also stores the row's aggregates ``row_agg[kr]`` for a
-    row that completes a partition above it (see :func:`_solve_top_row`). Returns how many of
-    the row's sub-partitions with two or more rows are new (not a sub-partition of a lower
-    row), or -1 if the class table is full.
+    from the one-row table ``one``. ``off`` is the value of a move off the diagram (() in LCTR,
+    nothing in Downright). Also stores the row's aggregates ``row_agg[kr]`` for a row that
+    completes a partition above it (see :func:`_solve_top_row`). Returns how many of the row's
+    sub-partitions with two or more rows are new (not a sub-partition of a lower row), or -1 if
+    the class table is full.
     """
+    u = np.uint64  # unsigned indices: see _pair
     start = n - length
     # The tail's aggregates, from the one-row table's running sums (see solve_topleft).
-    nsum = one_nsum[n] - one_nsum[start + below_len]
+    nsum = one[O_NSUM, n] - one[O_NSUM, start + below_len]
     lsum = np.int64(0)
     for j in range(below_len, length):  # leaves are not summed ahead: they are rarely needed
-        lsum += one_l[start + j]
-    hmax = one_hmax[start + below_len] - start
-    # The right neighbour of column below_len - 1: the first tail cell, or off the diagram.
-    if below_len < length:
-        rc = one_c[start + below_len]
-        rn = one_n[start + below_len]
-        rl = one_l[start + below_len]
-        rh = one_h[start + below_len]
-    else:
-        rc, rn, rl, rh = out_c, out_n, out_l, out_h
+        lsum += one[O_LEAVES, u(start + j)]
+    hmax = one[O_HMAX, start + below_len] - start
+    rc, rn, rl, rh = _first_tail_cell(one, length, below_len, off)
+    uk = u(kr)
     if below_len == 0:  # the bottom row: only its start cell is stored, for a record
-        c_tab[kr, 0] = rc
-        n_tab[kr, 0] = rn
-        l_tab[kr, 0] = rl
-        h_tab[kr, 0] = rh
+        tab[T_CLS, uk, 0] = rc
+        tab[T_NODES, uk, 0] = rn
+        tab[T_LEAVES, uk, 0] = rl
+        tab[T_HEIGHT, uk, 0] = rh
     new_ids = 0
-    kb = kr - 1
+    kb = u(kr - 1) if kr > 0 else u(0)
+    first = n - below_len  # cell (kb, j) is the one-row partition (below_len − j) for j ≥ below_tail
     for j in range(below_len - 1, -1, -1):
-        bc, bn, bl, bh, bid = _below(
-            kb, j, below_tail, below_len, n, c_tab, n_tab, l_tab, h_tab, id_tab,
-            one_c, one_n, one_l, one_h,
-        )
+        uj = u(j)
+        if j >= below_tail:
+            i = u(first + j)
+            bc, bn, bl, bh = one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i]
+            bid = below_len - j
+        else:
+            bc, bn, bl = tab[T_CLS, kb, uj], tab[T_NODES, kb, uj], tab[T_LEAVES, kb, uj]
+            bh, bid = tab[T_HEIGHT, kb, uj], tab[T_ID, kb, uj]
         c = np.int64(combine[_pair(bc, rc)])
         if c < 0:
-            c = _new_class(bc, rc, cls_g, cls_m, cls_and, cls_or, combine, count)
+            c = _new_class(bc, rc, cls, combine, count)
             if c < 0:
                 return -1
         nodes = sadd(np.int64(1), sadd(bn, rn))
@@ -186,26 +194,24 @@ def _solve_inner_row(
         height = max(bh, rh) + 1
         ident, is_new = _intern(length - j, bid, index, entries)
         new_ids += is_new
-        c_tab[kr, j] = c
-        n_tab[kr, j] = nodes
-        l_tab[kr, j] = leaves
-        h_tab[kr, j] = height
-        id_tab[kr, j] = ident + n  # ids 1..n are the one-row partitions
+        tab[T_CLS, uk, uj] = c
+        tab[T_NODES, uk, uj] = nodes
+        tab[T_LEAVES, uk, uj] = leaves
+        tab[T_HEIGHT, uk, uj] = height
+        tab[T_ID, uk, uj] = ident + n  # ids 1..n are the one-row partitions
         nsum = sadd(nsum, sadd(np.int64(1), nodes))
         lsum = sadd(lsum, leaves)
         hmax = max(hmax, j + 1 + height)
         rc, rn, rl, rh = c, nodes, leaves, height
-    row_agg[kr, 0] = nsum
-    row_agg[kr, 1] = lsum
-    row_agg[kr, 2] = hmax
+    row_agg[uk, A_NODES] = nsum
+    row_agg[uk, A_LEAVES] = lsum
+    row_agg[uk, A_HEIGHT] = hmax
     return new_ids
 
 
-@numba.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, inline="always")
 def _solve_top_row(
-    kr, length, below_len, below_tail, c_tab, n_tab, l_tab, h_tab, id_tab, row_agg,
-    one_c, one_n, one_l, one_h, out_c, out_n, out_l, out_h,
-    combine, cls_g, cls_m, cls_and, cls_or, count, index, n,
+    kr, length, below_len, below_tail, tab, row_agg, one, off, combine, cls, count, index, n,
 ):  # pragma: no cover
     """The start cell (kr, 0) of a row that completes a partition; stores only that cell.
 
@@ -216,41 +222,37 @@ def _solve_top_row(
     per cell is its class (a chain of table lookups) and whether its sub-partition is new.
     Arguments and result as :func:`_solve_inner_row`.
     """
-    start = n - length
-    if below_len < length:
-        rc = one_c[start + below_len]
-        rn = one_n[start + below_len]
-        rl = one_l[start + below_len]
-        rh = one_h[start + below_len]
-    else:
-        rc, rn, rl, rh = out_c, out_n, out_l, out_h
+    u = np.uint64  # unsigned indices: see _pair
+    rc, rn, rl, rh = _first_tail_cell(one, length, below_len, off)
+    uk = u(kr)
     if below_len == 0:  # the one-row partition (length): its start cell is a tail cell
-        c_tab[kr, 0] = rc
-        n_tab[kr, 0] = rn
-        l_tab[kr, 0] = rl
-        h_tab[kr, 0] = rh
+        tab[T_CLS, uk, 0] = rc
+        tab[T_NODES, uk, 0] = rn
+        tab[T_LEAVES, uk, 0] = rl
+        tab[T_HEIGHT, uk, 0] = rh
         return 0
-    kb = kr - 1
+    kb = u(kr - 1)
     new_ids = 0
     first = n - below_len
     for j in range(below_len - 1, -1, -1):
         # Columns ≥ below_tail: the cell below is the one-row partition (below_len − j).
+        uj = u(j)
         tail = j >= below_tail
-        bc = one_c[first + j] if tail else c_tab[kb, j]
-        child = below_len - j if tail else id_tab[kb, j]
+        bc = one[O_CLS, u(first + j)] if tail else tab[T_CLS, kb, uj]
+        child = below_len - j if tail else tab[T_ID, kb, uj]
         c = np.int64(combine[_pair(bc, rc)])
         if c < 0:
-            c = _new_class(bc, rc, cls_g, cls_m, cls_and, cls_or, combine, count)
+            c = _new_class(bc, rc, cls, combine, count)
             if c < 0:
                 return -1
         rc = c
         # Looked up, not interned: the row's sub-partitions differ from each other (each has
         # its own number of columns), and nothing is solved above this row.
-        new_ids += index[np.uint64(child), np.uint64(length - j)] == 0  # unsigned: see _pair
-    c_tab[kr, 0] = rc
-    n_tab[kr, 0] = sadd(row_agg[kb, 0], rn)
-    l_tab[kr, 0] = sadd(row_agg[kb, 1], rl)
-    h_tab[kr, 0] = max(row_agg[kb, 2], below_len + rh)
+        new_ids += index[u(child), u(length - j)] == 0
+    tab[T_CLS, uk, 0] = rc
+    tab[T_NODES, uk, 0] = sadd(row_agg[kb, A_NODES], rn)
+    tab[T_LEAVES, uk, 0] = sadd(row_agg[kb, A_LEAVES], rl)
+    tab[T_HEIGHT, uk, 0] = max(row_agg[kb, A_HEIGHT], below_len + rh)
     return new_ids
 
 
@@ -266,53 +268,44 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
      out_parts, out_parts_off, out_conj, out_conj_off,
      out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     size = n + 2
-    c_tab = np.zeros((size, size), dtype=np.int32)
-    n_tab = np.zeros((size, size), dtype=np.int64)
-    l_tab = np.zeros((size, size), dtype=np.int64)
-    h_tab = np.zeros((size, size), dtype=np.int32)
-    id_tab = np.zeros((size, size), dtype=np.int32)
+    tab = np.zeros((5, size, size), dtype=np.int64)
     row_agg = np.zeros((size, 3), dtype=np.int64)  # see _solve_inner_row
     combine = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
-    cls_g = np.zeros(MAX_CLASSES, dtype=np.int64)
-    cls_m = np.zeros(MAX_CLASSES, dtype=np.int64)
-    cls_and = np.zeros(MAX_CLASSES, dtype=np.int64)
-    cls_or = np.zeros(MAX_CLASSES, dtype=np.int64)
-    cls_g[TERMINAL], cls_m[TERMINAL] = 0, 1
-    cls_and[TERMINAL], cls_or[TERMINAL] = EMPTY_AND, EMPTY_OR
+    cls = np.zeros((4, MAX_CLASSES), dtype=np.int64)
+    cls[C_SG, TERMINAL], cls[C_SGM, TERMINAL] = 0, 1
+    cls[C_AND, TERMINAL], cls[C_OR, TERMINAL] = EMPTY_AND, EMPTY_OR
     count = np.full(1, 2, dtype=np.int64)
     # A move off the diagram: into () in LCTR (1 node, 1 leaf, no further move), none otherwise.
+    off = np.zeros(4, dtype=np.int64)
     if exits:
-        out_c, out_n, out_l, out_h = TERMINAL, np.int64(1), np.int64(1), np.int64(0)
+        off[0], off[1], off[2], off[3] = TERMINAL, 1, 1, 0
     else:
-        out_c, out_n, out_l, out_h = ABSENT, np.int64(0), np.int64(0), np.int64(-1)
+        off[0], off[1], off[2], off[3] = ABSENT, 0, 0, -1
     # One-row partitions (d), d = 1..n, at index n - d: options (d - 1) to the right (or off
     # the diagram when d = 1) and off the diagram below.
-    one_c = np.zeros(n + 1, dtype=np.int64)
-    one_n = np.zeros(n + 1, dtype=np.int64)
-    one_l = np.zeros(n + 1, dtype=np.int64)
-    one_h = np.zeros(n + 1, dtype=np.int64)
-    rc, rn, rl, rh = out_c, out_n, out_l, out_h
+    one = np.zeros((6, n + 1), dtype=np.int64)
+    rc, rn, rl, rh = off[0], off[1], off[2], off[3]
     for d in range(1, n + 1):
-        c = np.int64(combine[_pair(out_c, rc)])
+        c = np.int64(combine[_pair(off[0], rc)])
         if c < 0:
-            c = _new_class(out_c, rc, cls_g, cls_m, cls_and, cls_or, combine, count)
-        nodes = sadd(np.int64(1), sadd(out_n, rn))
-        leaves = sadd(out_l, rl)
+            c = _new_class(off[0], rc, cls, combine, count)
+        nodes = sadd(np.int64(1), sadd(off[1], rn))
+        leaves = sadd(off[2], rl)
         if leaves == 0:  # Downright's (1): no option, so it is itself the one leaf
             leaves = np.int64(1)
-        height = max(out_h, rh) + 1
+        height = max(off[3], rh) + 1
         rc, rn, rl, rh = c, nodes, leaves, height
-        one_c[n - d], one_n[n - d], one_l[n - d], one_h[n - d] = rc, rn, rl, rh
+        one[O_CLS, n - d], one[O_NODES, n - d], one[O_LEAVES, n - d] = rc, rn, rl
+        one[O_HEIGHT, n - d] = rh
     # For a row's tail (columns ≥ the row below's length, i.e. indices ≥ some i of the table):
-    # one_nsum[i] = Σ_{i' < i} (1 + one_n[i']), so the tail's Σ (1 + nodes) is a difference
-    # (one-row counts are at most 2n + 1: no overflow), and one_hmax[i] = max_{i' ≥ i}
-    # (i' + 1 + one_h[i']), the tail's max (j + 1 + height) up to the shift by n - length.
-    one_nsum = np.zeros(n + 1, dtype=np.int64)
+    # one[O_NSUM, i] = Σ_{i' < i} (1 + nodes of i'), so the tail's Σ (1 + nodes) is a
+    # difference (one-row counts are at most 2n + 1: no overflow), and one[O_HMAX, i] =
+    # max_{i' ≥ i} (i' + 1 + height of i'), the tail's max (j + 1 + height) up to the shift by
+    # n - length.
     for i in range(n):
-        one_nsum[i + 1] = one_nsum[i] + 1 + one_n[i]
-    one_hmax = np.zeros(n + 1, dtype=np.int64)
+        one[O_NSUM, i + 1] = one[O_NSUM, i] + 1 + one[O_NODES, i]
     for i in range(n - 1, -1, -1):
-        one_hmax[i] = max(one_hmax[i + 1], i + 1 + one_h[i])
+        one[O_HMAX, i] = max(one[O_HMAX, i + 1], i + 1 + one[O_HEIGHT, i])
     # Interning of sub-partitions, as in solve_moveset.
     ids = 2 * size + 1
     index = np.zeros((ids + 1, size), dtype=np.int32)
@@ -345,10 +338,8 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
             entries_below[k] = index[-1, 0]
             below = rows[k - 1] if k > 0 else 0
             new_ids = _solve_inner_row(
-                k, rows[k], below, rows[k - 2] if k > 1 else 0, c_tab, n_tab, l_tab, h_tab,
-                id_tab, row_agg, one_c, one_n, one_l, one_h, one_nsum, one_hmax,
-                out_c, out_n, out_l, out_h,
-                combine, cls_g, cls_m, cls_and, cls_or, count, index, entries, n,
+                k, rows[k], below, rows[k - 2] if k > 1 else 0, tab, row_agg, one, off,
+                combine, cls, count, index, entries, n,
             )
             if new_ids < 0:
                 return -1
@@ -374,16 +365,13 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
                 below_tail = rows[kr - 2] if kr > 1 else 0
                 if sums[kr + 1] == n:
                     new_ids = _solve_top_row(
-                        kr, rows[kr], below, below_tail, c_tab, n_tab, l_tab, h_tab, id_tab, row_agg,
-                        one_c, one_n, one_l, one_h, out_c, out_n, out_l, out_h,
-                        combine, cls_g, cls_m, cls_and, cls_or, count, index, n,
+                        kr, rows[kr], below, below_tail, tab, row_agg, one, off,
+                        combine, cls, count, index, n,
                     )
                 else:
                     new_ids = _solve_inner_row(
-                        kr, rows[kr], below, below_tail, c_tab, n_tab, l_tab, h_tab, id_tab,
-                        row_agg, one_c, one_n, one_l, one_h, one_nsum, one_hmax,
-                        out_c, out_n, out_l, out_h,
-                        combine, cls_g, cls_m, cls_and, cls_or, count, index, entries, n,
+                        kr, rows[kr], below, below_tail, tab, row_agg, one, off,
+                        combine, cls, count, index, entries, n,
                     )
                 if new_ids < 0:
                     return -1
@@ -395,13 +383,13 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
             depth = st[0]
             kt = np.uint64(depth - 1)  # unsigned indices: see _pair
             r = np.uint64(rec)
-            c = np.uint64(c_tab[kt, 0])
-            out_sg[r] = cls_g[c]
-            out_sgm[r] = cls_m[c]
-            out_nodes[r] = n_tab[kt, 0]
-            out_leaves[r] = l_tab[kt, 0]
-            out_height[r] = h_tab[kt, 0]
-            fl = cls_and[c]
+            c = np.uint64(tab[T_CLS, kt, 0])
+            out_sg[r] = cls[C_SG, c]
+            out_sgm[r] = cls[C_SGM, c]
+            out_nodes[r] = tab[T_NODES, kt, 0]
+            out_leaves[r] = tab[T_LEAVES, kt, 0]
+            out_height[r] = tab[T_HEIGHT, kt, 0]
+            fl = cls[C_AND, c]
             for f in range(6):
                 out_flags[f, r] = (fl >> f) & 1
             # distinct sub-partitions: ≥ 2 rows (interned), one-row ones (1)…(largest gap),

@@ -127,6 +127,29 @@ def kernel_rate_jobs(game_id: str, ns: list[int], jobs: int) -> float:
         return records / (time.perf_counter() - t)
 
 
+def general_kernel_rate(game_id: str, n: int) -> float:
+    """Records per second of the general moveset kernel (``solve_moveset``) alone on every shard
+    of n, one thread, nothing written: what LCTR and Downright cost before their lean kernel
+    (pipeline/games/topleft.py), which ``kernel_rate`` measures."""
+    from pipeline.games.moveset import _output_arrays, solve_moveset
+
+    game = get_game(game_id)
+    ms = game.moveset
+
+    def solve(m: int, spec, reach: np.ndarray) -> int:
+        values, offsets = flatten_prefixes(spec.prefixes)
+        out = _output_arrays(spec.records, spec.part_values, spec.largest_values)
+        return solve_moveset(m, values, offsets, game._steps, game._rays, ms.exits,
+                             ms.all_cells_reachable(), reach, (len(ms.steps) + m * len(ms.rays)) // 64 + 1,
+                             ms.same_row_reach(), out)
+
+    solve(12, plan_shards(12, 1 << 18)[0], ms.reach_table(12))  # compile / load the cache
+    reach = ms.reach_table(n)
+    t = time.perf_counter()
+    records = sum(solve(n, spec, reach) for spec in plan_shards(n, 1 << 18))
+    return records / (time.perf_counter() - t)
+
+
 def write_cost(game_id: str, n: int) -> dict[str, tuple[float, float, float]]:
     """Per record, writing one shard as Parquet: (seconds for all columns, seconds for the two
     list columns parts + conjugate alone, bytes) for our writer and, as baselines, pyarrow's and
@@ -321,6 +344,14 @@ def main() -> None:
                 print(f"{g:<10} {n:>3} {jobs:>4} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
                       f"{e2e / naive:>9.2f} {r['rss_mib']:>5.0f} MiB "
                       f"{bpr:>9.2f}", flush=True)
+    lean = [g for g in games if getattr(get_game(g), "_topleft", False)]
+    for n in ns:
+        for g in lean:  # alternating runs, best of two: the VM's speed drifts
+            rates = [(kernel_rate(g, n), general_kernel_rate(g, n)) for _ in range(2)]
+            best_lean, best_general = max(r[0] for r in rates), max(r[1] for r in rates)
+            print(f"lean kernel, {g} n={n}, one thread: {best_lean / 1e6:.3f} M/s against the general "
+                  f"moveset kernel's {best_general / 1e6:.3f} M/s ({best_lean / best_general:.2f}x)",
+                  flush=True)
     if args.jobs > 1:
         # A run of one n at n = 72 lasts a few seconds, of which loading the cached kernels and
         # the last shards, solved with a core to spare, take a tenth: the steady state of a long

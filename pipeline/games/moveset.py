@@ -171,7 +171,7 @@ EMPTY_OR = O_IS01
 
 
 @numba.njit(cache=True, inline="always")
-def _intern(length, child, index, entries):  # pragma: no cover
+def intern(length, child, index, entries):  # pragma: no cover
     """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
 
     Returns (id, is_new). ``index[child, length]`` is the id, or 0 if absent: a direct table,
@@ -179,7 +179,7 @@ def _intern(length, child, index, entries):  # pragma: no cover
     current diagram, so at most n) and a lookup is then one load, with no hashing or chain walk
     (the chained hash table it replaces was 5–10 % slower at n = 72 for LCTR, Downright and the
     knight, in four alternating runs). ``index[-1, 0]`` is the stack height, ``entries[:, e]``
-    = (top row length, child id); the walk undoes entries in LIFO order (see _undo_entries).
+    = (top row length, child id); the walk undoes entries in LIFO order (see undo_entries).
     """
     # Unsigned indices: numba adds no negative-index fix-up (ids and lengths are ≥ 0).
     ident = index[np.uint64(child), np.uint64(length)]
@@ -194,7 +194,7 @@ def _intern(length, child, index, entries):  # pragma: no cover
 
 
 @numba.njit(cache=True, _nrt=False)
-def _undo_entries(down_to, index, entries):  # pragma: no cover
+def undo_entries(down_to, index, entries):  # pragma: no cover
     """Remove the entries above ``down_to`` (the rows the walk popped)."""
     e = np.int64(index[-1, 0])
     while e > down_to:
@@ -375,10 +375,10 @@ def _solve_row(
         if top:
             ident = np.int64(index[child, length - j])  # looked up, not interned (see above)
             if ident == 0:
-                ident = index[-1, 0] + new_ids + 1  # what _intern would have given it
+                ident = index[-1, 0] + new_ids + 1  # what intern would have given it
                 new_ids += 1
         else:
-            ident, is_new = _intern(length - j, child, index, entries)
+            ident, is_new = intern(length - j, child, index, entries)
             if is_new:
                 new_ids += 1
         cell[kr, j, ID] = ident + tail_len  # ids 1..n are the one-row partitions
@@ -386,7 +386,7 @@ def _solve_row(
 
 
 @numba.njit(cache=True, inline="always")
-def _push_features(k, rows, conj_rows, sizes_below, parts_rev):  # pragma: no cover
+def push_features(k, rows, conj_rows, sizes_below, parts_rev):  # pragma: no cover
     """Per-row bookkeeping of the record features when row k is pushed, O(rows[k]).
 
     ``conj_rows[k, :rows[k]]`` is the conjugate of rows[:k+1]: the new row is the longest, so
@@ -468,7 +468,7 @@ def solve_moveset(
     nr = max(rays.shape[0], 1)
     ray = np.zeros((nr, size, size, 5), dtype=np.int64)
     ray_bits = np.zeros((nr, size, size, 2 * w_count), dtype=np.uint64)
-    # Interning table of sub-partitions (see _intern): ids 1..n are the one-row partitions, then
+    # Interning table of sub-partitions (see intern): ids 1..n are the one-row partitions, then
     # at most n interned ones on the stack, and a top row's new ones (at most n cells in all).
     ids = 2 * size + 1
     index = np.zeros((ids + 1, size), dtype=np.int32)  # index[child, length]; [-1, 0] stack height
@@ -495,7 +495,7 @@ def solve_moveset(
     # exactly (1), …, (gap), the tails of the rows (cells with no cell below them).
     gap_below = np.zeros(size, dtype=np.int64)
     entries_below = np.zeros(size, dtype=np.int64)  # intern-table height before row k
-    conj_rows = np.zeros((size, size), dtype=np.int16)  # see _push_features
+    conj_rows = np.zeros((size, size), dtype=np.int16)  # see push_features
     sizes_below = np.zeros(size, dtype=np.int64)
     parts_rev = np.zeros(size, dtype=np.int16)
 
@@ -509,7 +509,7 @@ def solve_moveset(
         base = b0 - a0
         common = shared_depth(rows, st[0], prefix_values, a0, b0)
         if common < st[0]:
-            _undo_entries(entries_below[common], index, entries)
+            undo_entries(entries_below[common], index, entries)
         for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
             rows[k] = prefix_values[a0 + k]
             sums[k + 1] = sums[k] + rows[k]
@@ -520,7 +520,7 @@ def solve_moveset(
             )
             distinct_below[k + 1] = distinct_below[k] + new_ids
             gap_below[k + 1] = max(gap_below[k], rows[k] - (rows[k - 1] if k > 0 else 0))
-            _push_features(k, rows, conj_rows, sizes_below, parts_rev)
+            push_features(k, rows, conj_rows, sizes_below, parts_rev)
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -530,7 +530,7 @@ def solve_moveset(
             if code == DONE:
                 break
             if code == POP:
-                _undo_entries(entries_below[st[0]], index, entries)
+                undo_entries(entries_below[st[0]], index, entries)
                 continue
             if code == PUSH:
                 kr = st[0] - 1
@@ -542,7 +542,7 @@ def solve_moveset(
                 )
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 gap_below[kr + 1] = max(gap_below[kr], rows[kr] - (rows[kr - 1] if kr > 0 else 0))
-                _push_features(kr, rows, conj_rows, sizes_below, parts_rev)
+                push_features(kr, rows, conj_rows, sizes_below, parts_rev)
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
@@ -615,25 +615,22 @@ class MovesetGame:
         values, offsets = flatten_prefixes(spec.prefixes)
         out = _output_arrays(spec.records, spec.part_values, spec.largest_values)
         if self._topleft:
-            from pipeline.games.topleft import solve_topleft
+            from pipeline.games.topleft import solve_topleft  # it imports this module
 
             got = solve_topleft(n, values, offsets, self.moveset.exits, out)
             if got < 0:
                 raise RuntimeError(f"{self.game_id} n={n} shard {shard}: more position classes "
                                    "than the kernel's table holds (topleft.MAX_CLASSES)")
-            if got != spec.records:
-                raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, "
-                                   f"expected {spec.records}")
-            return board_table(n, out)
-        if n not in self._reach:
-            self._reach[n] = self.moveset.reach_table(n)
-        # sg ≤ number of options: steps, plus at most n cells per ray.
-        w_count = (len(self.moveset.steps) + n * len(self.moveset.rays)) // 64 + 1
-        got = solve_moveset(
-            n, values, offsets, self._steps, self._rays, self.moveset.exits,
-            self.moveset.all_cells_reachable(), self._reach[n], w_count,
-            self.moveset.same_row_reach(), out,
-        )
+        else:
+            if n not in self._reach:
+                self._reach[n] = self.moveset.reach_table(n)
+            # sg ≤ number of options: steps, plus at most n cells per ray.
+            w_count = (len(self.moveset.steps) + n * len(self.moveset.rays)) // 64 + 1
+            got = solve_moveset(
+                n, values, offsets, self._steps, self._rays, self.moveset.exits,
+                self.moveset.all_cells_reachable(), self._reach[n], w_count,
+                self.moveset.same_row_reach(), out,
+            )
         if got != spec.records:
             raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")
         return board_table(n, out)

@@ -46,10 +46,10 @@ from pipeline.games.cgh import ALL_AND, sadd, summarize
 from pipeline.games.moveset import (
     EMPTY_AND,
     EMPTY_OR,
-    _intern,
-    _push_features,
-    _undo_entries,
     emit_features,
+    intern,
+    push_features,
+    undo_entries,
 )
 from pipeline.partitions import DONE, POP, PUSH, shared_depth, walk_next
 
@@ -196,7 +196,7 @@ def _solve_inner_row(
         nodes = sadd(np.int64(1), sadd(bn, rn))
         leaves = sadd(bl, rl)  # never terminal: the cell below is an option
         height = max(bh, rh) + 1
-        ident, is_new = _intern(length - j, bid, index, entries)
+        ident, is_new = intern(length - j, bid, index, entries)
         new_ids += is_new
         tab[T_CLS, uk, uj] = c
         tab[T_NODES, uk, uj] = nodes
@@ -335,7 +335,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
         base = b0 - a0
         common = shared_depth(rows, st[0], prefix_values, a0, b0)
         if common < st[0]:
-            _undo_entries(entries_below[common], index, entries)
+            undo_entries(entries_below[common], index, entries)
         for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
             rows[k] = prefix_values[a0 + k]
             sums[k + 1] = sums[k] + rows[k]
@@ -349,7 +349,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
                 return -1
             distinct_below[k + 1] = distinct_below[k] + new_ids
             gap_below[k + 1] = max(gap_below[k], rows[k] - below)
-            _push_features(k, rows, conj_rows, sizes_below, parts_rev)
+            push_features(k, rows, conj_rows, sizes_below, parts_rev)
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -360,7 +360,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
                 break
             if code == POP:
                 if index[-1, 0] > entries_below[st[0]]:  # a completing row interned nothing
-                    _undo_entries(entries_below[st[0]], index, entries)
+                    undo_entries(entries_below[st[0]], index, entries)
                 continue
             if code == PUSH:
                 kr = st[0] - 1
@@ -381,7 +381,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
                     return -1
                 distinct_below[kr + 1] = distinct_below[kr] + new_ids
                 gap_below[kr + 1] = max(gap_below[kr], rows[kr] - below)
-                _push_features(kr, rows, conj_rows, sizes_below, parts_rev)
+                push_features(kr, rows, conj_rows, sizes_below, parts_rev)
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]

@@ -410,6 +410,20 @@ def push_features(k, rows, conj_rows, sizes_below, parts_rev):  # pragma: no cov
 
 
 @numba.njit(cache=True, inline="always")
+def push_row(
+    k, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below, parts_rev,
+):  # pragma: no cover
+    """Bookkeeping of both moveset kernels once row k is solved: ``distinct_below[k+1]`` counts
+    the distinct sub-partitions with two or more rows of rows[:k+1] (``new_ids`` of them in row
+    k), ``gap_below[k+1]`` is the largest gap rows[i] - rows[i-1] (the one-row ones are exactly
+    (1), …, (gap)), and the record features (:func:`push_features`)."""
+    below = rows[k - 1] if k > 0 else 0
+    distinct_below[k + 1] = distinct_below[k] + new_ids
+    gap_below[k + 1] = max(gap_below[k], rows[k] - below)
+    push_features(k, rows, conj_rows, sizes_below, parts_rev)
+
+
+@numba.njit(cache=True, inline="always")
 def emit_features(
     rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
     out_parts, out_parts_off, out_conj, out_conj_off,
@@ -518,9 +532,7 @@ def solve_moveset(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                 index, entries, hi, rows[k - 1] if k > 0 else 0, False, 0,
             )
-            distinct_below[k + 1] = distinct_below[k] + new_ids
-            gap_below[k + 1] = max(gap_below[k], rows[k] - (rows[k - 1] if k > 0 else 0))
-            push_features(k, rows, conj_rows, sizes_below, parts_rev)
+            push_row(k, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below, parts_rev)
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -540,9 +552,8 @@ def solve_moveset(
                     index, entries, hi, rows[kr - 1] if kr > 0 else 0,
                     sums[kr + 1] == n, same_row_reach,
                 )
-                distinct_below[kr + 1] = distinct_below[kr] + new_ids
-                gap_below[kr + 1] = max(gap_below[kr], rows[kr] - (rows[kr - 1] if kr > 0 else 0))
-                push_features(kr, rows, conj_rows, sizes_below, parts_rev)
+                push_row(kr, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below,
+                         parts_rev)
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]

@@ -48,7 +48,7 @@ from pipeline.games.moveset import (
     EMPTY_OR,
     emit_features,
     intern,
-    push_features,
+    push_row,
     undo_entries,
 )
 from pipeline.partitions import DONE, POP, PUSH, shared_depth, walk_next
@@ -347,9 +347,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
             )
             if new_ids < 0:
                 return -1
-            distinct_below[k + 1] = distinct_below[k] + new_ids
-            gap_below[k + 1] = max(gap_below[k], rows[k] - below)
-            push_features(k, rows, conj_rows, sizes_below, parts_rev)
+            push_row(k, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below, parts_rev)
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -379,9 +377,8 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
                     )
                 if new_ids < 0:
                     return -1
-                distinct_below[kr + 1] = distinct_below[kr] + new_ids
-                gap_below[kr + 1] = max(gap_below[kr], rows[kr] - below)
-                push_features(kr, rows, conj_rows, sizes_below, parts_rev)
+                push_row(kr, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below,
+                         parts_rev)
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]

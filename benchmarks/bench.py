@@ -141,7 +141,7 @@ def general_kernel_rate(game_id: str, n: int) -> float:
         out = _output_arrays(spec.records, spec.part_values, spec.largest_values)
         return solve_moveset(m, values, offsets, game._steps, game._rays, ms.exits,
                              ms.all_cells_reachable(), reach, (len(ms.steps) + m * len(ms.rays)) // 64 + 1,
-                             ms.same_row_reach(), out)
+                             ms.same_row_reach(), True, out)
 
     solve(12, plan_shards(12, 1 << 18)[0], ms.reach_table(12))  # compile / load the cache
     reach = ms.reach_table(n)
@@ -363,6 +363,20 @@ def main() -> None:
             e2e = r["records"] / r["run"]
             print(f"steady state, {g} n={lo}..{hi} ({r['records']:,} records), jobs={args.jobs}: kernel "
                   f"{kr / 1e6:.3f} M/s, e2e {e2e / 1e6:.3f} M/s, e2e/kernel {e2e / kr:.2f}", flush=True)
+    if len(games) > 1:
+        # The board games of one run share each shard's partition columns (pipeline/runner.py,
+        # _SharedShard): one run of all the games against one run per game, alternating, best
+        # of two.
+        n = max(ns)
+        together, apart = [], []
+        for _ in range(2):
+            together.append(end_to_end(games, n, n, args.jobs)["run"])
+            apart.append(sum(end_to_end([g], n, n, args.jobs)["run"] for g in games))
+        records = partition_numbers(n)[n] * len(games)
+        print(f"one run of {','.join(games)} n={n}, jobs={args.jobs}: {min(together):.2f} s "
+              f"({records / min(together) / 1e6:.3f} M/s), against one run per game: "
+              f"{min(apart):.2f} s ({records / min(apart) / 1e6:.3f} M/s); "
+              f"{min(apart) / min(together):.2f}x", flush=True)
     print()
     # Issue 6, target 7: the kernel against the plain-Python reference on the same partitions.
     # All partitions of --reference-n (warm and cold), and a uniform sample of the table's

@@ -525,8 +525,56 @@ def _schema_elements(schema: pa.Schema) -> list[list[tuple[int, int, object]]]:
     return elements
 
 
-def _chunk_for(field: pa.Field, column: pa.ChunkedArray) -> _Chunk:
+class ChunkReuse:
+    """Column chunks kept from one :func:`write_table` for the next ones that hold the very same
+    arrays: a column of the same field whose array has the same buffers (address and size), offset
+    and length is the same data (Arrow arrays are immutable, and the arrays kept here keep their
+    buffers from being freed and reused), so its chunk is the same bytes.
+
+    The run writes the shards of one (n, shard) of every board game in turn through one of these,
+    so the columns they share (:data:`pipeline.schema.PARTITION_COLUMNS`) are encoded and
+    compressed once: about 160 of the 200 ns per record of writing an LCTR shard at n = 72.
+    Only the columns named in ``names`` are kept (the others would only hold memory).
+
+        >>> import pyarrow as pa, tempfile, os
+        >>> parts = pa.array([[3, 1], [2, 2]], pa.list_(pa.int16()))
+        >>> reuse, d = ChunkReuse(["parts"]), tempfile.mkdtemp()
+        >>> write_table(pa.table({"parts": parts, "sg": [1, 0]}), os.path.join(d, "a"), reuse=reuse)
+        >>> write_table(pa.table({"parts": parts, "sg": [0, 0]}), os.path.join(d, "b"), reuse=reuse)
+        >>> reuse.reused
+        1
+    """
+
+    def __init__(self, names: list[str] | tuple[str, ...]):
+        self.names = frozenset(names)
+        self._kept: dict[str, tuple[tuple, pa.Array, _Chunk]] = {}
+        self.reused = 0  # chunks taken from an earlier table
+
+    @staticmethod
+    def _identity(field: pa.Field, array: pa.Array) -> tuple:
+        buffers = tuple((b.address, b.size) if b is not None else None for b in array.buffers())
+        return (field, array.offset, len(array), buffers)
+
+    def chunk(self, field: pa.Field, array: pa.Array) -> _Chunk:
+        """The chunk of ``array``: the kept one if it is the same array, else a new one."""
+        if field.name not in self.names:
+            return _chunk_of(field, array)
+        identity = self._identity(field, array)
+        kept = self._kept.get(field.name)
+        if kept is not None and kept[0] == identity:
+            self.reused += 1
+            return kept[2]
+        chunk = _chunk_of(field, array)
+        self._kept[field.name] = (identity, array, chunk)
+        return chunk
+
+
+def _chunk_for(field: pa.Field, column: pa.ChunkedArray, reuse: ChunkReuse | None = None) -> _Chunk:
     array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    return reuse.chunk(field, array) if reuse is not None else _chunk_of(field, array)
+
+
+def _chunk_of(field: pa.Field, array: pa.Array) -> _Chunk:
     if field.type == pa.bool_():
         return _boolean_chunk(field.name, array)
     if field.type in _INT_TYPES:
@@ -550,10 +598,12 @@ def _schema_footer(schema: pa.Schema) -> tuple[list[bytes], bytes]:
     return footer
 
 
-def write_table(table: pa.Table, path: str | Path, created_by: str = "partgames") -> None:
-    """Write ``table`` to ``path`` as one Parquet row group (see the module docstring)."""
+def write_table(table: pa.Table, path: str | Path, created_by: str = "partgames",
+                reuse: ChunkReuse | None = None) -> None:
+    """Write ``table`` to ``path`` as one Parquet row group (see the module docstring), taking
+    the chunks of columns it shares with an earlier table from ``reuse`` (see :class:`ChunkReuse`)."""
     elements, arrow_schema = _schema_footer(table.schema)  # TypeError on an unsupported column
-    chunks = [_chunk_for(field, table.column(i)) for i, field in enumerate(table.schema)]
+    chunks = [_chunk_for(field, table.column(i), reuse) for i, field in enumerate(table.schema)]
     column_meta, offset = [], 4
     parts: list[bytes | pa.Buffer] = [b"PAR1"]
     for chunk in chunks:

@@ -45,6 +45,13 @@ SLOWNIM_FIELDS: list[pa.Field] = [
     pa.field("sum_mod", pa.int16(), nullable=False),  # Σ(reduced) mod 2·min(A)
 ]
 
+#: The columns that depend on the start position only, not on the game (n, parts and the SPEC §1
+#: features). Games that solve the same positions in the same order (``Game.record_order``)
+#: share them in a run: the shard's first game computes them, the others borrow its arrays, and
+#: the writer compresses them once (:class:`pipeline.parquet.ChunkReuse`).
+PARTITION_COLUMNS = ("n", "parts", "num_parts", "largest", "durfee", "rank", "distinct_sizes",
+                     "conjugate")
+
 BOARD_SCHEMA = pa.schema(COMMON_FIELDS)
 SLOWNIM_SCHEMA = pa.schema(COMMON_FIELDS + SLOWNIM_FIELDS)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline import __version__
-from pipeline.parquet import write_table
+from pipeline.parquet import ChunkReuse, write_table
 
 MARKER = "_partgames.json"
 COMPLETE = "_complete.json"
@@ -100,12 +100,15 @@ class Store:
         _write_json_atomic(plan_file, plan)
         return set()
 
-    def write_shard(self, game_id: str, n: int, shard: int, table: pa.Table) -> int:
-        """Write one shard into staging (temp file, fsync, rename). Returns bytes written."""
+    def write_shard(self, game_id: str, n: int, shard: int, table: pa.Table,
+                    reuse: ChunkReuse | None = None) -> int:
+        """Write one shard into staging (temp file, fsync, rename). Returns bytes written.
+        ``reuse``: column chunks shared with the same shard of other games (see
+        :class:`pipeline.parquet.ChunkReuse`)."""
         sdir = self.staging_dir(game_id, n)
         final = sdir / shard_name(shard)
         tmp = sdir / f".{shard_name(shard)}.{os.getpid()}.tmp"
-        write_parquet(table, tmp)
+        write_parquet(table, tmp, reuse)
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, final)
@@ -150,7 +153,7 @@ class Store:
         return sum(f.stat().st_size for f in self.job_dir(game_id, n).glob("*.parquet"))
 
 
-def write_parquet(table: pa.Table, path: Path) -> None:
+def write_parquet(table: pa.Table, path: Path, reuse: ChunkReuse | None = None) -> None:
     """One row group per shard, zstd level 1, min/max statistics on every column.
 
     Written by :mod:`pipeline.parquet`, our own encoder for the record schema: on an LCTR shard at
@@ -159,7 +162,7 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     end-to-end throughput (issue 6; benchmarks/bench.py). DuckDB, pyarrow and polars read every
     file back to the same values (tests/test_parquet.py).
     """
-    write_table(table, path, created_by=f"partgames version {__version__}")
+    write_table(table, path, created_by=f"partgames version {__version__}", reuse=reuse)
 
 
 def _write_json_atomic(path: Path, data: dict) -> None:

@@ -126,7 +126,9 @@ def test_interrupted_run_resumes_to_identical_records(tmp_path: Path, monkeypatc
     runner.run(["lctr", "knight"], max_n=24, out=str(fresh), jobs=1, progress=False, max_records=60)
 
     interrupted = tmp_path / "interrupted" / "results"
-    _interrupt_at_write(monkeypatch, 40, ["lctr", "knight"], jobs, max_n=24, out=str(interrupted),
+    # the 70th of 2 × 33 + 2 × 26 shards of n = 24 and 23 (largest n first, the two games' shards
+    # in turn): n = 24 is complete, n = 23 is not
+    _interrupt_at_write(monkeypatch, 70, ["lctr", "knight"], jobs, max_n=24, out=str(interrupted),
                         max_records=60)
     assert_store_consistent(interrupted)
     staged = list((interrupted.parent / ".results.staging").rglob("part-*.parquet"))
@@ -155,24 +157,26 @@ def test_shard_size_halves_with_jobs_and_never_passes_its_bounds() -> None:
         assert size >= runner.default_shard_records(jobs + 1)
 
 
+@pytest.mark.parametrize("games", [["lctr"], ["lctr", "downright", "king"]])
 def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_path: Path,
-                                                                          monkeypatch) -> None:
+                                                                          monkeypatch, games) -> None:
     """With 4 solver threads and a budget of two 50-record shards, at most two shards are ever
     solved or waiting to be written at once, no solved shard stays in memory (referenced from
-    anywhere) once its records are given back, and the records are those of a 1-job run."""
+    anywhere) once its records are given back, and the records are those of a 1-job run; also
+    when board games solve each shard in turn and share its partition columns."""
     import threading
     import weakref
 
     from pipeline.games.moveset import MovesetGame
 
     fresh = tmp_path / "fresh" / "results"
-    runner.run(["lctr"], min_n=16, max_n=20, out=str(fresh), jobs=1, progress=False, max_records=50)
+    runner.run(games, min_n=16, max_n=20, out=str(fresh), jobs=1, progress=False, max_records=50)
     lock, held, peak = threading.Lock(), [0], [0]
     tables: list[weakref.ref] = []  # every solved shard's table, alive while referenced
     alive_peak = [0]
     real_solve, real_write = MovesetGame.solve_shard, runner._write_shard
 
-    def solve(self, n: int, shard: int, max_records: int):
+    def solve(self, n: int, shard: int, max_records: int, **shared):
         with lock:
             held[0] += 1
             peak[0] = max(peak[0], held[0])
@@ -182,7 +186,7 @@ def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_pa
             # sleep first: the writer's work item drops its table just after giving the records
             # back, microseconds later.)
             alive_peak[0] = max(alive_peak[0], 1 + sum(ref() is not None for ref in tables))
-        table = real_solve(self, n, shard, max_records)
+        table = real_solve(self, n, shard, max_records, **shared)
         with lock:
             tables.append(weakref.ref(table))
         return table
@@ -197,11 +201,11 @@ def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_pa
     monkeypatch.setattr(runner, "_write_shard", write)
     monkeypatch.setattr(runner, "RECORDS_IN_MEMORY", 100)
     out = tmp_path / "budget" / "results"
-    runner.run(["lctr"], min_n=16, max_n=20, out=str(out), jobs=4, progress=False, max_records=50)
+    runner.run(games, min_n=16, max_n=20, out=str(out), jobs=4, progress=False, max_records=50)
     assert peak[0] == 2 and held[0] == 0
     assert alive_peak[0] <= 2
     assert_store_consistent(out)
-    assert same_records(fresh, out, "lctr")
+    assert all(same_records(fresh, out, game) for game in games)
 
 
 def test_malloc_arenas_are_capped_unless_the_user_chose(monkeypatch) -> None:

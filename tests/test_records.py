@@ -150,7 +150,7 @@ def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
     w = (len(game.moveset.steps) + n * len(game.moveset.rays)) // 64 + 1
     got = solve_moveset(n, values, offsets, game._steps, game._rays, game.moveset.exits,
                         game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w,
-                        game.moveset.same_row_reach(), out)
+                        game.moveset.same_row_reach(), True, out)
     assert got == 1
     return board_table(n, out).to_pylist()[0]
 

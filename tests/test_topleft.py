@@ -34,8 +34,8 @@ def differences(game_id: str, n: int, max_records: int) -> list[tuple[int, str, 
         general = _output_arrays(spec.records, spec.part_values, spec.largest_values)
         lean = _output_arrays(spec.records, spec.part_values, spec.largest_values)
         assert solve_moveset(n, values, offsets, game._steps, game._rays, ms.exits, True,
-                             ms.reach_table(n), 1, ms.same_row_reach(), general) == spec.records
-        assert solve_topleft(n, values, offsets, ms.exits, lean) == spec.records
+                             ms.reach_table(n), 1, ms.same_row_reach(), True, general) == spec.records
+        assert solve_topleft(n, values, offsets, ms.exits, True, lean) == spec.records
         for name, a, b in zip(OUTPUTS, general, lean, strict=True):
             if not np.array_equal(a, b):
                 bad.append((spec.index, name, int(np.argwhere(a != b)[0][-1])))

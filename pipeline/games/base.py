@@ -12,6 +12,8 @@ from typing import Protocol
 import numpy as np
 import pyarrow as pa
 
+from pipeline.schema import PARTITION_COLUMNS
+
 
 class Game(Protocol):
     game_id: str
@@ -29,6 +31,12 @@ class Game(Protocol):
     def solve_shard(self, n: int, shard: int, max_records: int) -> pa.Table:
         """The records of shard ``shard`` of total n, in a fixed order."""
         ...
+
+    # Optional: ``record_order``, a name shared by the games whose shards of (n, max_records)
+    # hold the same start positions in the same order (the board games: "partitions"). The
+    # runner solves such a shard for all of them in turn and passes the first one's
+    # :data:`pipeline.schema.PARTITION_COLUMNS` to the others as
+    # ``solve_shard(..., partition_columns=...)``, which then skip computing them.
 
     # Optional: ``reserve(n)``, called before a thread solves a chain of shards whose largest
     # total is n, so that a game that keeps state across totals (Slow SetNim) allocates it once.
@@ -59,18 +67,39 @@ def nullable_count(values: np.ndarray) -> pa.Array:
     return pa.array(values, type=pa.int64(), mask=values < 0)
 
 
-def common_columns(n: int, out: tuple[np.ndarray, ...]) -> list[pa.Array]:
+def common_columns(n: int, out: tuple[np.ndarray, ...],
+                   partition_columns: dict[str, pa.Array] | None = None) -> list[pa.Array]:
     """The columns of :data:`pipeline.schema.COMMON_FIELDS` from a kernel's first 16 outputs:
     sg, sg_misere, nodes, leaves, states, height, flags (6 × records), parts values and offsets,
-    conjugate values and offsets, num_parts, largest, durfee, rank, distinct_sizes."""
+    conjugate values and offsets, num_parts, largest, durfee, rank, distinct_sizes.
+
+    With ``partition_columns`` (the :data:`~pipeline.schema.PARTITION_COLUMNS` of another game's
+    table of the same positions), those columns are taken from it and the kernel's feature
+    outputs are not read.
+    """
     (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
      num_parts, largest, durfee, rank, distinct) = out[:16]
     records = sg.shape[0]
     if records and (sg.max() > 32767 or sgm.max() > 32767):
         raise RuntimeError(f"n={n}: a Sprague-Grundy value beyond the int16 column")
+    if partition_columns is None:
+        partition_columns = {
+            "n": pa.array(np.full(records, n, np.int16)),
+            "parts": list_array(parts[: parts_off[-1]], parts_off, pa.int16()),
+            "num_parts": pa.array(num_parts),
+            "largest": pa.array(largest),
+            "durfee": pa.array(durfee),
+            "rank": pa.array(rank),
+            "distinct_sizes": pa.array(distinct),
+            "conjugate": list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
+        }
+    elif len(partition_columns["n"]) != records:
+        raise RuntimeError(f"n={n}: {records} records, but {len(partition_columns['n'])} "
+                           "in the partition columns passed in")
+    p = partition_columns
     return [
-        pa.array(np.full(records, n, np.int16)),
-        list_array(parts[: parts_off[-1]], parts_off, pa.int16()),
+        p["n"],
+        p["parts"],
         pa.array(sg).cast(pa.int16()),  # Arrow's casts allocate from its pool, and check the range
         pa.array(sgm).cast(pa.int16()),
         nullable_count(nodes),
@@ -78,10 +107,20 @@ def common_columns(n: int, out: tuple[np.ndarray, ...]) -> list[pa.Array]:
         pa.array(states),
         pa.array(height).cast(pa.int32()),
         *(pa.array(flags[f]) for f in range(6)),
-        pa.array(num_parts),
-        pa.array(largest),
-        pa.array(durfee),
-        pa.array(rank),
-        pa.array(distinct),
-        list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
+        p["num_parts"],
+        p["largest"],
+        p["durfee"],
+        p["rank"],
+        p["distinct_sizes"],
+        p["conjugate"],
     ]
+
+
+def partition_columns(table: pa.Table) -> dict[str, pa.Array]:
+    """The :data:`~pipeline.schema.PARTITION_COLUMNS` of a solved table, as its own arrays (no
+    copy), for another game's table of the same positions (see :func:`common_columns`)."""
+    columns = {}
+    for name in PARTITION_COLUMNS:
+        column = table.column(name)
+        columns[name] = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+    return columns

@@ -466,11 +466,14 @@ def emit_features(
 @numba.njit(cache=True, nogil=True)
 def solve_moveset(
     n, prefix_values, prefix_offsets, steps, rays, exits, all_reachable, reach, w_count,
-    same_row_reach, out,
+    same_row_reach, features, out,
 ):  # pragma: no cover
     """Solve every partition of n below the prefixes; write one record per partition into ``out``.
 
-    ``out`` is the tuple of output arrays of :func:`output_arrays`. Returns the number of records.
+    ``out`` is the tuple of output arrays of :func:`_output_arrays`; without ``features`` the
+    record features (parts … distinct_sizes, conjugate: they depend on the partition only) are
+    not written, since the shard's first game wrote them already (see ``solve_shard``). Returns
+    the number of records.
     """
     (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
      out_parts, out_parts_off, out_conj, out_conj_off,
@@ -516,8 +519,9 @@ def solve_moveset(
     rec = 0
     ppos = 0
     cpos = 0
-    out_parts_off[0] = 0
-    out_conj_off[0] = 0
+    if features:
+        out_parts_off[0] = 0
+        out_conj_off[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
         a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
         base = b0 - a0
@@ -580,11 +584,12 @@ def solve_moveset(
                                 stamp[ident] = token
                                 states += 1
             out_states[rec] = states + (1 if exits else 0)  # LCTR also reaches ()
-            ppos, cpos = emit_features(
-                rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-                out_parts, out_parts_off, out_conj, out_conj_off,
-                out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-            )
+            if features:
+                ppos, cpos = emit_features(
+                    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
+                    out_parts, out_parts_off, out_conj, out_conj_off,
+                    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
+                )
             rec += 1
     return rec
 
@@ -593,6 +598,8 @@ class MovesetGame:
     """A moveset game as the runner sees it (see :class:`pipeline.games.base.Game`)."""
 
     parallel = True
+    #: Every board game has the same shards of every n, in the same order (plan_shards).
+    record_order = "partitions"
 
     def __init__(self, moveset: Moveset):
         self.moveset = moveset
@@ -621,14 +628,19 @@ class MovesetGame:
     def shard_count(self, n: int, max_records: int) -> int:
         return len(self.plan(n, max_records))
 
-    def solve_shard(self, n: int, shard: int, max_records: int) -> pa.Table:
+    def solve_shard(self, n: int, shard: int, max_records: int,
+                    partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+        """The records of one shard. ``partition_columns``: those of another board game's table
+        of the same shard (every board game has the same shards, :attr:`record_order`), used
+        instead of computing them again (see :func:`pipeline.games.base.common_columns`)."""
         spec = self.plan(n, max_records)[shard]
         values, offsets = flatten_prefixes(spec.prefixes)
-        out = _output_arrays(spec.records, spec.part_values, spec.largest_values)
+        features = partition_columns is None
+        out = _output_arrays(spec.records, spec.part_values, spec.largest_values, features)
         if self._topleft:
             from pipeline.games.topleft import solve_topleft  # it imports this module
 
-            got = solve_topleft(n, values, offsets, self.moveset.exits, out)
+            got = solve_topleft(n, values, offsets, self.moveset.exits, features, out)
             if got < 0:
                 raise RuntimeError(f"{self.game_id} n={n} shard {shard}: more position classes "
                                    "than the kernel's table holds (topleft.MAX_CLASSES)")
@@ -640,15 +652,23 @@ class MovesetGame:
             got = solve_moveset(
                 n, values, offsets, self._steps, self._rays, self.moveset.exits,
                 self.moveset.all_cells_reachable(), self._reach[n], w_count,
-                self.moveset.same_row_reach(), out,
+                self.moveset.same_row_reach(), features, out,
             )
         if got != spec.records:
             raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")
-        return board_table(n, out)
+        return board_table(n, out, partition_columns)
 
 
-def _output_arrays(records: int, part_values: int, largest_values: int) -> tuple[np.ndarray, ...]:
+def _output_arrays(records: int, part_values: int, largest_values: int,
+                   features: bool = True) -> tuple[np.ndarray, ...]:
+    """The kernels' output arrays; the features' (parts … distinct_sizes) empty unless
+    ``features``."""
     i64 = np.int64
+    if not features:
+        records_f = part_values = largest_values = 0
+        offsets = 0
+    else:
+        records_f, offsets = records, records + 1
     return (
         pool_array(records, i64),  # sg
         pool_array(records, i64),  # sg_misere
@@ -658,17 +678,19 @@ def _output_arrays(records: int, part_values: int, largest_values: int) -> tuple
         pool_array(records, i64),  # height
         pool_array(records, np.bool_, rows=6),  # flags, one row per flag
         pool_array(part_values, np.int16),  # parts
-        pool_array(records + 1, i64),
+        pool_array(offsets, i64),
         pool_array(largest_values, np.int16),  # conjugate
-        pool_array(records + 1, i64),
-        pool_array(records, np.int16),  # num_parts
-        pool_array(records, np.int16),  # largest
-        pool_array(records, np.int16),  # durfee
-        pool_array(records, np.int16),  # rank
-        pool_array(records, np.int16),  # distinct_sizes
+        pool_array(offsets, i64),
+        pool_array(records_f, np.int16),  # num_parts
+        pool_array(records_f, np.int16),  # largest
+        pool_array(records_f, np.int16),  # durfee
+        pool_array(records_f, np.int16),  # rank
+        pool_array(records_f, np.int16),  # distinct_sizes
     )
 
 
-def board_table(n: int, out: tuple[np.ndarray, ...]) -> pa.Table:
-    """The kernel's output arrays as a table with :data:`BOARD_SCHEMA`."""
-    return pa.Table.from_arrays(common_columns(n, out), schema=BOARD_SCHEMA)
+def board_table(n: int, out: tuple[np.ndarray, ...],
+                partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+    """The kernel's output arrays as a table with :data:`BOARD_SCHEMA` (see
+    :func:`pipeline.games.base.common_columns` for ``partition_columns``)."""
+    return pa.Table.from_arrays(common_columns(n, out, partition_columns), schema=BOARD_SCHEMA)

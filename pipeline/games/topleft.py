@@ -262,11 +262,12 @@ def _solve_top_row(
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
-def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no cover
+def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pragma: no cover
     """Solve LCTR (``exits``) or Downright for every partition of n below the prefixes.
 
     Same contract as :func:`pipeline.games.moveset.solve_moveset`: one record per partition
-    into ``out``; returns the number of records, or -1 if the class table overflowed.
+    into ``out`` (its features only if ``features``); returns the number of records, or -1 if
+    the class table overflowed.
     """
     (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
      out_parts, out_parts_off, out_conj, out_conj_off,
@@ -328,8 +329,9 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
     rec = 0
     ppos = 0
     cpos = 0
-    out_parts_off[0] = 0
-    out_conj_off[0] = 0
+    if features:
+        out_parts_off[0] = 0
+        out_conj_off[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
         a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
         base = b0 - a0
@@ -396,10 +398,11 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, out):  # pragma: no c
             # distinct sub-partitions: ≥ 2 rows (interned), one-row ones (1)…(largest gap),
             # and () in LCTR
             out_states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
-            ppos, cpos = emit_features(
-                rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-                out_parts, out_parts_off, out_conj, out_conj_off,
-                out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-            )
+            if features:
+                ppos, cpos = emit_features(
+                    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
+                    out_parts, out_parts_off, out_conj, out_conj_off,
+                    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
+                )
             rec += 1
     return rec

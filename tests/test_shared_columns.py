@@ -1,0 +1,99 @@
+"""Board games share the columns that depend on the partition only (issue 6).
+
+Every board game has the same shards in the same order, so a run solves a shard for all of them
+in turn: the first game computes ``PARTITION_COLUMNS`` (n, parts, the features, the conjugate),
+the others borrow its arrays (their kernels skip the features), and the writer encodes and
+compresses those columns once (:class:`pipeline.parquet.ChunkReuse`). These tests hold the result
+to what each game computes and writes alone: the same tables, and byte for byte the same files.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from pipeline import parquet, runner
+from pipeline.games import BUILTIN, get_game
+from pipeline.games.base import partition_columns
+from pipeline.schema import PARTITION_COLUMNS
+
+BOARD = sorted(BUILTIN)
+
+
+@pytest.mark.parametrize("game_id", BOARD)
+def test_a_game_borrowing_the_partition_columns_solves_the_same_table(game_id: str) -> None:
+    """For every n ≤ 30 (shards of 97 records, so a shard often starts inside a subtree), a board
+    game given another board game's partition columns of the same shard returns exactly the table
+    it computes alone: the lean kernel (LCTR, Downright) and the general one both skip only the
+    features."""
+    game = get_game(game_id)
+    lender = get_game("king" if game_id != "king" else "lctr")
+    for n in range(1, 31):
+        for shard in range(game.shard_count(n, 97)):
+            alone = game.solve_shard(n, shard, 97)
+            lent = partition_columns(lender.solve_shard(n, shard, 97))
+            borrowing = game.solve_shard(n, shard, 97, partition_columns=lent)
+            assert borrowing.equals(alone), (game_id, n, shard)
+            for name in PARTITION_COLUMNS:  # borrowed, not copied
+                assert borrowing.column(name).chunk(0).buffers()[-1].address == \
+                    lent[name].buffers()[-1].address
+
+
+def test_partition_columns_of_another_shard_are_refused() -> None:
+    lctr = get_game("lctr")
+    other = partition_columns(lctr.solve_shard(20, 1, 97))
+    with pytest.raises(RuntimeError, match="partition columns"):
+        get_game("downright").solve_shard(20, 0, 50, partition_columns=other)
+
+
+def test_chunk_reuse_takes_only_the_very_same_array(tmp_path: Path) -> None:
+    """A kept chunk is reused for the same array only: equal values in another array, or another
+    array under the same column name, are encoded afresh, and every file equals the one written
+    without reuse."""
+    parts = pa.array([[3, 1], [2, 2], [4]], pa.list_(pa.int16()))
+    other = pa.array([[3, 1], [2, 1, 1], [4]], pa.list_(pa.int16()))
+    copy = pa.array(parts.to_pylist(), pa.list_(pa.int16()))
+    tables = [pa.table({"parts": p, "sg": pa.array([1, 0, 2], pa.int16())})
+              for p in (parts, parts, other, copy, parts)]
+    reuse = parquet.ChunkReuse(["parts"])
+    for k, table in enumerate(tables):
+        parquet.write_table(table, tmp_path / f"reused-{k}", reuse=reuse)
+        parquet.write_table(table, tmp_path / f"alone-{k}")
+        assert filecmp.cmp(tmp_path / f"reused-{k}", tmp_path / f"alone-{k}", shallow=False), k
+    assert reuse.reused == 1  # the second table only: `other` replaced the kept chunk
+
+
+def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    """A run of the nine board games (shards solved game after game, columns shared) writes byte
+    for byte the files that nine one-game runs write, and it did share: every game but the first
+    of each shard took its partition columns' chunks from the first."""
+    reused: list[int] = []
+    real_write = runner._write_shard
+
+    def write(store, game_id, n, shard, table, reuse=None):
+        before = reuse.reused if reuse is not None else 0
+        result = real_write(store, game_id, n, shard, table, reuse)
+        reused.append((reuse.reused if reuse is not None else 0) - before)
+        return result
+
+    monkeypatch.setattr(runner, "_write_shard", write)
+    together = tmp_path / "together"
+    runner.run(BOARD, max_n=22, out=str(together), jobs=2, progress=False, max_records=150)
+    shards = sum(get_game("lctr").shard_count(n, 150) for n in range(1, 23))
+    assert len(reused) == len(BOARD) * shards
+    assert sum(r == len(PARTITION_COLUMNS) for r in reused) == (len(BOARD) - 1) * shards
+    monkeypatch.setattr(runner, "_write_shard", real_write)
+    apart = tmp_path / "apart"
+    for game_id in BOARD:
+        runner.run([game_id], max_n=22, out=str(apart), jobs=1, progress=False, max_records=150)
+    files = sorted(p.relative_to(together) for p in together.rglob("*.parquet"))
+    assert files == sorted(p.relative_to(apart) for p in apart.rglob("*.parquet"))
+    assert len(files) == len(BOARD) * shards
+    for rel in files:
+        assert filecmp.cmp(together / rel, apart / rel, shallow=False), rel
+        assert os.path.getsize(together / rel) > 0

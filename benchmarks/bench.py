@@ -218,11 +218,15 @@ _LAUNCHER = (
 )
 
 
-def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int) -> dict:
-    """`partgames run` as its own process: wall time, its own run time, peak RSS, bytes."""
+def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int, share: bool = True) -> dict:
+    """`partgames run` as its own process: wall time, its own run time, peak RSS, bytes.
+    ``share=False``: with ``runner.SHARE_PARTITION_COLUMNS`` off."""
     tmp = Path(tempfile.mkdtemp(prefix="pgbench-"))
     out = tmp / "results"
-    cmd = [sys.executable, "-m", "pipeline.cli", "run", "--games", ",".join(games),
+    start = ("-m", "pipeline.cli") if share else (
+        "-c", "import sys; import pipeline.runner as r; r.SHARE_PARTITION_COLUMNS = False; "
+              "from pipeline.cli import main; sys.exit(main(sys.argv[1:]))")
+    cmd = [sys.executable, *start, "run", "--games", ",".join(games),
            "--min-n", str(min_n), "--max-n", str(max_n), "--out", str(out), "--jobs", str(jobs), "--quiet"]
     t = time.perf_counter()
     r = subprocess.run([sys.executable, "-c", _LAUNCHER, *cmd], capture_output=True, cwd=ROOT, text=True)
@@ -289,6 +293,9 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scale", type=int, default=None,
                     help="instead: time `partgames run --max-n SCALE` for the games")
+    ap.add_argument("--share", choices=["yes", "no", "both"], default="yes",
+                    help="with --scale: board games share partition columns (runner."
+                         "SHARE_PARTITION_COLUMNS), or not, or both, one after the other")
     ap.add_argument("--reference-n", type=int, default=22,
                     help="n for the plain-Python comparison on every partition")
     ap.add_argument("--reference-sample", type=int, default=500,
@@ -297,9 +304,11 @@ def main() -> None:
     games = list(BOARD_GAMES) if args.games == "all" else args.games.split(",")
 
     if args.scale:
-        for jobs in sorted({1, args.jobs}) if args.jobs > 1 else [1]:
-            r = end_to_end(games, 1, args.scale, jobs)
-            print(f"run {','.join(games)} n<={args.scale} jobs={jobs}: {r['records']:,} records, "
+        for jobs, share in [(j, sh) for j in (sorted({1, args.jobs}) if args.jobs > 1 else [1])
+                            for sh in {"yes": [True], "no": [False], "both": [True, False]}[args.share]]:
+            r = end_to_end(games, 1, args.scale, jobs, share)
+            print(f"run {','.join(games)} n<={args.scale} jobs={jobs}"
+                  f"{'' if share else ', partition columns not shared'}: {r['records']:,} records, "
                   f"{r['wall']:.1f} s wall ({r['run']:.1f} s in run), "
                   f"{r['records'] / r['wall'] / 1e6:.3f} M records/s, "
                   f"peak RSS {r['rss_mib']:.0f} MiB, {sum(r['bytes'].values()) / 2**20:.1f} MiB")
@@ -365,18 +374,17 @@ def main() -> None:
                   f"{kr / 1e6:.3f} M/s, e2e {e2e / 1e6:.3f} M/s, e2e/kernel {e2e / kr:.2f}", flush=True)
     if len(games) > 1:
         # The board games of one run share each shard's partition columns (pipeline/runner.py,
-        # _SharedShard): one run of all the games against one run per game, alternating, best
-        # of two.
+        # _SharedShard): the same run with and without, alternating, best of two.
         n = max(ns)
-        together, apart = [], []
+        shared, apart = [], []
         for _ in range(2):
-            together.append(end_to_end(games, n, n, args.jobs)["run"])
-            apart.append(sum(end_to_end([g], n, n, args.jobs)["run"] for g in games))
+            shared.append(end_to_end(games, n, n, args.jobs)["run"])
+            apart.append(end_to_end(games, n, n, args.jobs, share=False)["run"])
         records = partition_numbers(n)[n] * len(games)
-        print(f"one run of {','.join(games)} n={n}, jobs={args.jobs}: {min(together):.2f} s "
-              f"({records / min(together) / 1e6:.3f} M/s), against one run per game: "
+        print(f"run of {','.join(games)} n={n}, jobs={args.jobs}, partition columns shared: "
+              f"{min(shared):.2f} s ({records / min(shared) / 1e6:.3f} M/s); not shared: "
               f"{min(apart):.2f} s ({records / min(apart) / 1e6:.3f} M/s); "
-              f"{min(apart) / min(together):.2f}x", flush=True)
+              f"{min(apart) / min(shared):.2f}x", flush=True)
     print()
     # Issue 6, target 7: the kernel against the plain-Python reference on the same partitions.
     # All partitions of --reference-n (warm and cold), and a uniform sample of the table's

@@ -46,6 +46,10 @@ RECORDS_IN_MEMORY = 1 << 20
 #: holding the GIL), against 40 ms of kernel for 2^16 records (2^16: 8 % slower than 2^18 with
 #: 2 jobs, 2^15: 25 % slower, two runs each).
 MIN_SHARD_RECORDS = 1 << 16
+#: Games with the same ``record_order`` (the board games) solve each shard in turn and share its
+#: partition columns (:class:`_SharedShard`). False: every game's shard is a task of its own, as
+#: before session 9 (``benchmarks/bench.py`` measures the difference with it).
+SHARE_PARTITION_COLUMNS = True
 
 
 def default_shard_records(jobs: int) -> int:
@@ -372,7 +376,8 @@ def run(
             shard_size[(game.game_id, n)] = size
             totals[game.game_id] = totals.get(game.game_id, 0) + game.positions(n)
             if game.parallel:
-                order = getattr(game, "record_order", None) or ("game", game.game_id)
+                order = (getattr(game, "record_order", None) if SHARE_PARTITION_COLUMNS else None
+                         ) or ("game", game.game_id)
                 for k in missing:
                     groups.setdefault((order, n, k, size), []).append(game)
             else:

@@ -87,6 +87,11 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
     shards = sum(get_game("lctr").shard_count(n, 150) for n in range(1, 23))
     assert len(reused) == len(BOARD) * shards
     assert sum(r == len(PARTITION_COLUMNS) for r in reused) == (len(BOARD) - 1) * shards
+    unshared = tmp_path / "unshared"  # the lever that turns sharing off (benchmarks/bench.py)
+    monkeypatch.setattr(runner, "SHARE_PARTITION_COLUMNS", False)
+    reused.clear()
+    runner.run(BOARD, max_n=22, out=str(unshared), jobs=2, progress=False, max_records=150)
+    assert len(reused) == len(BOARD) * shards and not any(reused)
     monkeypatch.setattr(runner, "_write_shard", real_write)
     apart = tmp_path / "apart"
     for game_id in BOARD:
@@ -96,4 +101,5 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
     assert len(files) == len(BOARD) * shards
     for rel in files:
         assert filecmp.cmp(together / rel, apart / rel, shallow=False), rel
+        assert filecmp.cmp(unshared / rel, apart / rel, shallow=False), rel
         assert os.path.getsize(together / rel) > 0

@@ -552,8 +552,7 @@ class ChunkReuse:
 
     @staticmethod
     def _identity(field: pa.Field, array: pa.Array) -> tuple:
-        buffers = tuple((b.address, b.size) if b is not None else None for b in array.buffers())
-        return (field, array.offset, len(array), buffers)
+        return (field, _layout(array))
 
     def chunk(self, field: pa.Field, array: pa.Array) -> _Chunk:
         """The chunk of ``array``: the kept one if it is the same array, else a new one."""
@@ -567,6 +566,14 @@ class ChunkReuse:
         chunk = _chunk_of(field, array)
         self._kept[field.name] = (identity, array, chunk)
         return chunk
+
+
+def _layout(array: pa.Array) -> tuple:
+    """Where an array's data lies: its buffers (address, size), offset and length, and its
+    child's for a list (whose own offset is not the parent's)."""
+    buffers = tuple((b.address, b.size) if b is not None else None for b in array.buffers())
+    child = _layout(array.values) if isinstance(array, pa.ListArray) else None
+    return (array.offset, len(array), buffers, child)
 
 
 def _chunk_for(field: pa.Field, column: pa.ChunkedArray, reuse: ChunkReuse | None = None) -> _Chunk:

@@ -67,6 +67,23 @@ def test_chunk_reuse_takes_only_the_very_same_array(tmp_path: Path) -> None:
     assert reuse.reused == 1  # the second table only: `other` replaced the kept chunk
 
 
+def test_chunk_reuse_tells_lists_apart_that_share_buffers(tmp_path: Path) -> None:
+    """Two list arrays over the same buffers whose elements start at different offsets of the
+    child are different data, and are encoded apart."""
+    values = pa.array([5, 4, 3, 2, 1, 1], pa.int16())
+    offsets = pa.array([0, 2, 4], pa.int32())
+    first = pa.ListArray.from_arrays(offsets, values)  # [[5, 4], [3, 2]]
+    shifted = pa.ListArray.from_arrays(offsets, values.slice(2))  # [[3, 2], [1, 1]]
+    assert first.to_pylist() != shifted.to_pylist()
+    reuse = parquet.ChunkReuse(["parts"])
+    for k, parts in enumerate((first, shifted)):
+        table = pa.table({"parts": parts})
+        parquet.write_table(table, tmp_path / f"reused-{k}", reuse=reuse)
+        parquet.write_table(table, tmp_path / f"alone-{k}")
+        assert filecmp.cmp(tmp_path / f"reused-{k}", tmp_path / f"alone-{k}", shallow=False), k
+    assert reuse.reused == 0
+
+
 def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Path,
                                                                    monkeypatch) -> None:
     """A run of the nine board games (shards solved game after game, columns shared) writes byte

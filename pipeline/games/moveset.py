@@ -411,16 +411,17 @@ def push_features(k, rows, conj_rows, sizes_below, parts_rev):  # pragma: no cov
 
 @numba.njit(cache=True, inline="always")
 def push_row(
-    k, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below, parts_rev,
+    k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below, parts_rev,
 ):  # pragma: no cover
     """Bookkeeping of both moveset kernels once row k is solved: ``distinct_below[k+1]`` counts
     the distinct sub-partitions with two or more rows of rows[:k+1] (``new_ids`` of them in row
     k), ``gap_below[k+1]`` is the largest gap rows[i] - rows[i-1] (the one-row ones are exactly
-    (1), …, (gap)), and the record features (:func:`push_features`)."""
+    (1), …, (gap)), and, if the kernel writes them, the record features (:func:`push_features`)."""
     below = rows[k - 1] if k > 0 else 0
     distinct_below[k + 1] = distinct_below[k] + new_ids
     gap_below[k + 1] = max(gap_below[k], rows[k] - below)
-    push_features(k, rows, conj_rows, sizes_below, parts_rev)
+    if features:
+        push_features(k, rows, conj_rows, sizes_below, parts_rev)
 
 
 @numba.njit(cache=True, inline="always")
@@ -536,7 +537,8 @@ def solve_moveset(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                 index, entries, hi, rows[k - 1] if k > 0 else 0, False, 0,
             )
-            push_row(k, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below, parts_rev)
+            push_row(k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
+                     parts_rev)
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -556,7 +558,7 @@ def solve_moveset(
                     index, entries, hi, rows[kr - 1] if kr > 0 else 0,
                     sums[kr + 1] == n, same_row_reach,
                 )
-                push_row(kr, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below,
+                push_row(kr, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                          parts_rev)
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----

@@ -349,7 +349,8 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
             )
             if new_ids < 0:
                 return -1
-            push_row(k, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below, parts_rev)
+            push_row(k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
+                     parts_rev)
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -379,7 +380,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
                     )
                 if new_ids < 0:
                     return -1
-                push_row(kr, new_ids, rows, distinct_below, gap_below, conj_rows, sizes_below,
+                push_row(kr, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                          parts_rev)
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----

@@ -6,7 +6,7 @@ hands it to its own writer thread, which writes it to staging while the next sha
 (:func:`_solve_and_write_iter`). The main thread counts, shows progress and moves finished
 (game, n) directories into the store. A task is one shard of every board game of the run (they
 have the same shards): one thread solves it game after game, and the games after the first borrow
-its partition columns (:class:`_SharedShard`).
+its partition columns (:class:`_SharedShard`); LCTR and Downright are solved in one walk.
 
 Threads rather than processes (issue 6): a worker process costs about 0.35 s of imports and
 0.15 s of interpreter shutdown, plus its own copy of the interpreter, libraries and compiled
@@ -52,6 +52,11 @@ MIN_SHARD_RECORDS = 1 << 16
 #: partition columns (:class:`_SharedShard`). False: every game's shard is a task of its own, as
 #: before session 9 (``benchmarks/bench.py`` measures the difference with it).
 SHARE_PARTITION_COLUMNS = True
+#: In such a shard, a game with a partner among the games after it (``Game.partner_in``: LCTR
+#: and Downright) solves both in one kernel call (pipeline/games/topleft_pair.py), and the
+#: partner takes its table when its turn comes. False: each game solves its own (for
+#: ``benchmarks/bench.py``).
+SOLVE_PARTNERS_TOGETHER = True
 
 
 def default_shard_records(jobs: int) -> int:
@@ -219,11 +224,34 @@ class _SharedShard:
     game computes the columns that depend on the position only (:data:`PARTITION_COLUMNS`), the
     others borrow its arrays, and their writes take those columns' chunks from ``reuse`` (encoded
     and compressed once). Of an LCTR record at n = 72, the kernel spends about 20 ns and writing
-    about 160 of 200 ns on these columns."""
+    about 160 of 200 ns on these columns. Games with a partner solve both in one kernel call
+    (:meth:`solve`): LCTR and Downright together cost about 430 ns per pair of records at
+    n = 72, against about 570 one after the other (kernel and tables, one thread)."""
 
+    games: list[Game]  # in the order they are solved
     games_left: int  # not solved yet; columns is dropped after the last one
     columns: dict[str, pa.Array] | None = None
     reuse: ChunkReuse = field(default_factory=lambda: ChunkReuse(PARTITION_COLUMNS))
+    #: Tables of games after the current one, solved with it (``Game.partner_in``), by game id.
+    solved: dict[str, pa.Table] = field(default_factory=dict)
+
+    def solve(self, game: Game, n: int, shard: int, size: int) -> pa.Table:
+        """``game``'s table of this shard (the next game's, in order): taken from
+        :attr:`solved`, or solved with the shard's partition columns if they exist, and with a
+        partner among the later games if ``game`` has one (whose table is kept for its turn)."""
+        table = self.solved.pop(game.game_id, None)
+        if table is not None:
+            return table
+        later = self.games[len(self.games) - self.games_left + 1:]
+        find = getattr(game, "partner_in", None) if SOLVE_PARTNERS_TOGETHER else None
+        partner = find(later) if find is not None else None
+        if partner is None:
+            if self.columns is None:
+                return game.solve_shard(n, shard, size)
+            return game.solve_shard(n, shard, size, partition_columns=self.columns)
+        table, self.solved[partner.game_id] = game.solve_shard_with(
+            partner, n, shard, size, partition_columns=self.columns)
+        return table
 
 
 def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading.Lock,
@@ -257,7 +285,7 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
                 if reserve is not None:
                     reserve(max(n for n, _, _ in items))
             for n, shard, size in items:
-                group = _SharedShard(len(games)) if len(games) > 1 else None
+                group = _SharedShard(games, len(games)) if len(games) > 1 else None
                 for game in games:
                     if stop.is_set():
                         return
@@ -290,13 +318,11 @@ def _solve_and_write_iter(
             given = 0  # given back once this table is on disk
             submitted = False
             try:
-                if not borrowing:
-                    table = game.solve_shard(n, shard, size)
-                else:
-                    table = game.solve_shard(n, shard, size, partition_columns=group.columns)
                 if group is None:
+                    table = game.solve_shard(n, shard, size)
                     given = size
                 else:
+                    table = group.solve(game, n, shard, size)
                     if not borrowing:  # the group's first game: its columns stay for the others
                         group.columns = partition_columns(table)
                     group.games_left -= 1

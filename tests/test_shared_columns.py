@@ -19,6 +19,7 @@ import pytest
 from pipeline import parquet, runner
 from pipeline.games import BUILTIN, get_game
 from pipeline.games.base import partition_columns
+from pipeline.games.moveset import MovesetGame
 from pipeline.schema import PARTITION_COLUMNS
 
 BOARD = sorted(BUILTIN)
@@ -86,11 +87,20 @@ def test_chunk_reuse_tells_lists_apart_that_share_buffers(tmp_path: Path) -> Non
 
 def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Path,
                                                                    monkeypatch) -> None:
-    """A run of the nine board games (shards solved game after game, columns shared) writes byte
-    for byte the files that nine one-game runs write, and it did share: every game but the first
-    of each shard took its partition columns' chunks from the first."""
+    """A run of the nine board games (shards solved game after game, columns shared, Downright
+    and LCTR in one walk) writes byte for byte the files that nine one-game runs write, and it
+    did share: every game but the first of each shard took its partition columns' chunks from
+    the first, and Downright solved every shard with LCTR."""
     reused: list[int] = []
     real_write = runner._write_shard
+    paired: list[tuple[str, str]] = []
+    real_with = MovesetGame.solve_shard_with
+
+    def solve_with(self, partner, *args, **kwargs):
+        paired.append((self.game_id, partner.game_id))
+        return real_with(self, partner, *args, **kwargs)
+
+    monkeypatch.setattr(MovesetGame, "solve_shard_with", solve_with)
 
     def write(store, game_id, n, shard, table, reuse=None):
         before = reuse.reused if reuse is not None else 0
@@ -104,11 +114,13 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
     shards = sum(get_game("lctr").shard_count(n, 150) for n in range(1, 23))
     assert len(reused) == len(BOARD) * shards
     assert sum(r == len(PARTITION_COLUMNS) for r in reused) == (len(BOARD) - 1) * shards
+    assert paired == [("downright", "lctr")] * shards  # Downright comes first in BOARD
     unshared = tmp_path / "unshared"  # the lever that turns sharing off (benchmarks/bench.py)
     monkeypatch.setattr(runner, "SHARE_PARTITION_COLUMNS", False)
     reused.clear()
     runner.run(BOARD, max_n=22, out=str(unshared), jobs=2, progress=False, max_records=150)
     assert len(reused) == len(BOARD) * shards and not any(reused)
+    assert len(paired) == shards  # no groups, no partners
     monkeypatch.setattr(runner, "_write_shard", real_write)
     apart = tmp_path / "apart"
     for game_id in BOARD:
@@ -120,3 +132,22 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
         assert filecmp.cmp(together / rel, apart / rel, shallow=False), rel
         assert filecmp.cmp(unshared / rel, apart / rel, shallow=False), rel
         assert os.path.getsize(together / rel) > 0
+
+
+@pytest.mark.parametrize("order", [["lctr", "downright"], ["downright", "king", "lctr"]])
+def test_lctr_and_downright_solved_together_write_the_files_of_separate_runs(
+        tmp_path: Path, order: list[str], monkeypatch) -> None:
+    """LCTR and Downright solved in one walk, the first of them computing the partition columns
+    (first in the run) or borrowing them (after King), write byte for byte the files of one-game
+    runs; with ``SOLVE_PARTNERS_TOGETHER`` off, so do they, solved one after the other."""
+    together, apart, alone = tmp_path / "together", tmp_path / "apart", tmp_path / "alone"
+    runner.run(order, max_n=24, out=str(together), jobs=2, progress=False, max_records=200)
+    monkeypatch.setattr(runner, "SOLVE_PARTNERS_TOGETHER", False)
+    runner.run(order, max_n=24, out=str(apart), jobs=2, progress=False, max_records=200)
+    for game_id in order:
+        runner.run([game_id], max_n=24, out=str(alone), jobs=1, progress=False, max_records=200)
+    files = sorted(p.relative_to(alone) for p in alone.rglob("*.parquet"))
+    assert len(files) == len(order) * sum(get_game("lctr").shard_count(n, 200) for n in range(1, 25))
+    for rel in files:
+        assert filecmp.cmp(together / rel, alone / rel, shallow=False), rel
+        assert filecmp.cmp(apart / rel, alone / rel, shallow=False), rel

@@ -5,7 +5,9 @@ uses for them) equal to the plain-Python reference for every n ≤ 14. This file
 kernel equal to the general one (:func:`pipeline.games.moveset.solve_moveset`, itself compared
 with the reference for every moveset) far beyond that: every partition of every n ≤ 36 in shards
 of a few records (so that the kernel often starts from a prefix that is already a whole
-partition), and whole n up to 60.
+partition), and whole n up to 60. And the pair kernel, which solves LCTR and Downright in one
+walk (:func:`pipeline.games.topleft_pair.solve_topleft_pair`), equal to the lean kernel run for
+each game apart, on the same shards.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import pytest
 from pipeline.games import get_game
 from pipeline.games.moveset import _output_arrays, solve_moveset
 from pipeline.games.topleft import solve_topleft
+from pipeline.games.topleft_pair import solve_topleft_pair
 from pipeline.partitions import flatten_prefixes
 
 OUTPUTS = (
@@ -63,3 +66,50 @@ def test_topleft_doctests() -> None:
     import pipeline.games.topleft
 
     assert doctest.testmod(pipeline.games.topleft).failed == 0
+
+
+def pair_differences(n: int, max_records: int, features: bool) -> list[tuple[int, str, str, int]]:
+    """(shard, game, output, first differing index) wherever the pair kernel differs from the
+    lean kernel run for LCTR and for Downright apart (Downright's features are never written by
+    the pair kernel; LCTR's only with ``features``)."""
+    bad = []
+    for spec in get_game("lctr").plan(n, max_records):
+        values, offsets = flatten_prefixes(spec.prefixes)
+        shape = (spec.records, spec.part_values, spec.largest_values)
+        alone_l, alone_d = _output_arrays(*shape, features), _output_arrays(*shape, False)
+        pair_l, pair_d = _output_arrays(*shape, features), _output_arrays(*shape, False)
+        assert solve_topleft(n, values, offsets, True, features, alone_l) == spec.records
+        assert solve_topleft(n, values, offsets, False, False, alone_d) == spec.records
+        assert solve_topleft_pair(n, values, offsets, features, pair_l, pair_d) == spec.records
+        for game, alone, pair in (("lctr", alone_l, pair_l), ("downright", alone_d, pair_d)):
+            for name, a, b in zip(OUTPUTS, alone, pair, strict=True):
+                if not np.array_equal(a, b):
+                    bad.append((spec.index, game, name, int(np.argwhere(a != b)[0][-1])))
+    return bad
+
+
+@pytest.mark.parametrize("features", [True, False])
+def test_pair_kernel_equals_the_lean_kernel_for_each_game(features: bool) -> None:
+    for n in range(1, 37):
+        assert pair_differences(n, 1 if n <= 12 else 97, features) == [], n
+    for n in (48, 60):
+        assert pair_differences(n, 1 << 18, features) == [], n
+
+
+def test_pair_kernel_partners() -> None:
+    """LCTR and Downright (or Downright written as a user moveset) are partners; nothing else."""
+    lctr, downright, user = get_game("lctr"), get_game("downright"), get_game("{(0,1),(1,0)}")
+    king = get_game("king")
+    assert lctr.partner_in([king, downright]) is downright
+    assert downright.partner_in([king, lctr]) is lctr
+    assert lctr.partner_in([user]) is user
+    assert downright.partner_in([user, king]) is None  # same rule off the diagram
+    assert king.partner_in([lctr, downright]) is None
+
+
+def test_topleft_pair_doctests() -> None:
+    import doctest
+
+    import pipeline.games.topleft_pair
+
+    assert doctest.testmod(pipeline.games.topleft_pair).failed == 0

@@ -38,6 +38,12 @@ class Game(Protocol):
     # :data:`pipeline.schema.PARTITION_COLUMNS` to the others as
     # ``solve_shard(..., partition_columns=...)``, which then skip computing them.
 
+    # Optional, with ``record_order``: ``partner_in(games)``, a game among ``games`` that this one
+    # solves in the same kernel call, and ``solve_shard_with(partner, n, shard, max_records,
+    # partition_columns=None)`` returning (this game's table, the partner's), each exactly its
+    # ``solve_shard``. The runner asks a shard's first unsolved game for a partner among the
+    # games after it (LCTR and Downright: pipeline/games/topleft_pair.py).
+
     # Optional: ``reserve(n)``, called before a thread solves a chain of shards whose largest
     # total is n, so that a game that keeps state across totals (Slow SetNim) allocates it once.
 

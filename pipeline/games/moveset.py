@@ -661,6 +661,32 @@ class MovesetGame:
         return board_table(n, out, partition_columns)
 
 
+    def partner_in(self, games: list) -> MovesetGame | None:
+        """The game among ``games`` solved in one walk with this one
+        (:func:`pipeline.games.topleft_pair.solve_topleft_pair`): for a game of the moveset
+        {(0,1),(1,0)} (LCTR, Downright), the first of that moveset with the other rule off the
+        diagram; None for every other game."""
+        if not self._topleft:
+            return None
+        for game in games:
+            if (isinstance(game, MovesetGame) and game._topleft
+                    and game.moveset.exits != self.moveset.exits):
+                return game
+        return None
+
+    def solve_shard_with(self, partner: MovesetGame, n: int, shard: int, max_records: int,
+                         partition_columns: dict[str, pa.Array] | None = None,
+                         ) -> tuple[pa.Table, pa.Table]:
+        """(This game's table, ``partner``'s) of one shard, solved in one walk; each is exactly
+        its ``solve_shard`` (``partner`` from :meth:`partner_in`)."""
+        from pipeline.games.topleft_pair import solve_pair_shard  # it imports this module
+
+        if self.moveset.exits:
+            return solve_pair_shard(self, partner, n, shard, max_records, partition_columns)
+        lctr_table, table = solve_pair_shard(partner, self, n, shard, max_records, partition_columns)
+        return table, lctr_table
+
+
 def _output_arrays(records: int, part_values: int, largest_values: int,
                    features: bool = True) -> tuple[np.ndarray, ...]:
     """The kernels' output arrays; the features' (parts … distinct_sizes) empty unless

@@ -1,0 +1,441 @@
+"""LCTR and Downright solved together: one walk of the partitions for both games (issue 6).
+
+The two games have the same moves, {(0,1), (1,0)}: the piece on cell (i, j) moves down or right.
+They differ only off the diagram: an LCTR move may leave it, into the terminal position (), a
+Downright move may not (SPEC §2.1). A run of both (the overnight run: every n ≤ 100) used to
+solve every shard twice with :func:`pipeline.games.topleft.solve_topleft`, and the two solves
+repeat each other's walk, interning of sub-partitions (the games have the same ones: LCTR's
+``states`` is Downright's + 1, for ()), record features and row bookkeeping. This kernel does
+that work once and keeps the games' values side by side:
+
+* **A cell's class is a pair class**, standing for (its LCTR class, its Downright class) in the
+  sense of :mod:`pipeline.games.topleft`. A pair class is a function of the pair classes of the
+  cell's two options (table ``pcombine``, filled on first use from the two games' own class
+  tables), so the chain of lookups along a row, the latency that bounds a row's cost, is one
+  chain, not two. A move off the diagram is the pair class (TERMINAL, ABSENT).
+* **Counts are kept per game**: nodes, leaves and longest play differ (an LCTR cell also counts
+  the moves off the diagram), each in its own plane of the cell table, the one-row table and the
+  row aggregates, with the same recurrences as ``solve_topleft``.
+
+``tests/test_topleft.py`` holds every output array equal to the two games solved apart.
+
+>>> from pipeline.games import get_game
+>>> lctr, downright = solve_pair_shard(get_game("lctr"), get_game("downright"), 3, 0, 16)
+>>> lctr.to_pydict()["sg"], downright.to_pydict()["sg"]   # (1,1,1), (2,1), (3)
+([1, 0, 1], [0, 1, 0])
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pyarrow as pa
+
+from pipeline.games.cgh import sadd
+from pipeline.games.moveset import (
+    EMPTY_AND,
+    EMPTY_OR,
+    _output_arrays,
+    board_table,
+    emit_features,
+    intern,
+    push_row,
+    undo_entries,
+)
+from pipeline.games.topleft import (
+    ABSENT,
+    C_AND,
+    C_OR,
+    C_SG,
+    C_SGM,
+    MAX_CLASSES,
+    TERMINAL,
+    _new_class,
+    _pair,
+)
+from pipeline.partitions import DONE, POP, PUSH, flatten_prefixes, shared_depth, walk_next
+
+#: Room for pair classes. Each game has at most MAX_CLASSES classes; in the shards of n = 20 to
+#: 100 that the tests and the benchmark solve, far fewer pairs occur (see ``tests/test_topleft``).
+#: A kernel that would need more returns -1 and the caller raises.
+MAX_PAIRS = 256
+_PAIR_BITS = np.uint64(8)  # MAX_PAIRS = 2 ** _PAIR_BITS
+
+#: ``tab[f, k, j]``: the pair class and sub-partition id of cell (k, j), then each game's
+#: nodes, leaves, longest play (LCTR at +0, Downright at +3).
+T_CLS, T_ID, T_NODES, T_LEAVES, T_HEIGHT = 0, 1, 2, 3, 4
+#: ``one[f, n − d]``: the one-row partition (d): its pair class, then per game (LCTR at +0,
+#: Downright at +5) nodes, leaves, longest play and the running sums of solve_topleft.
+O_CLS, O_NODES, O_LEAVES, O_HEIGHT, O_NSUM, O_HMAX = 0, 1, 2, 3, 4, 5
+#: ``row_agg[k, f]``: aggregates of row k for a completing row above it (Downright at +3).
+A_NODES, A_LEAVES, A_HEIGHT = 0, 1, 2
+#: ``off[f]``: a move off the diagram: its pair class, then per game nodes, leaves, longest play.
+F_CLS = 0
+
+
+@numba.njit(cache=True, inline="always")
+def _pidx(pb, pr):  # pragma: no cover
+    """Index of the pair classes (pb, pr) in the flat ``pcombine`` table; unsigned (see
+    :func:`pipeline.games.topleft._pair`)."""
+    return (np.uint64(pb) << _PAIR_BITS) | np.uint64(pr)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _new_pair(
+    pb, pr, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d,
+):  # pragma: no cover
+    """The pair class of a position whose options have pair classes ``pb`` and ``pr``: each
+    game's class from its own table (:func:`pipeline.games.topleft._new_class`), then the pair
+    found among the known ones or added, and entered into ``pcombine``. -1 if a table is full."""
+    lb, lr = members[0, pb], members[0, pr]
+    cl = np.int64(comb_l[_pair(lb, lr)])
+    if cl < 0:
+        cl = _new_class(lb, lr, cls_l, comb_l, cnt_l)
+        if cl < 0:
+            return -1
+    db, dr = members[1, pb], members[1, pr]
+    cd = np.int64(comb_d[_pair(db, dr)])
+    if cd < 0:
+        cd = _new_class(db, dr, cls_d, comb_d, cnt_d)
+        if cd < 0:
+            return -1
+    found = -1
+    for p in range(pcount[0]):
+        if members[0, p] == cl and members[1, p] == cd:
+            found = p
+            break
+    if found < 0:
+        if pcount[0] == members.shape[1]:
+            return -1
+        found = pcount[0]
+        members[0, found] = cl
+        members[1, found] = cd
+        pcount[0] += 1
+    pcombine[_pidx(pb, pr)] = found
+    return found
+
+
+@numba.njit(cache=True, inline="always")
+def _first_tail_cell(one, length, below_len, off):  # pragma: no cover
+    """Pair class and both games' nodes, leaves, longest play of cell (·, below_len) of a row
+    of ``length`` cells: the one-row partition (length − below_len), or a move off the diagram
+    if the row has no such cell (see :func:`pipeline.games.topleft._first_tail_cell`)."""
+    if below_len < length:
+        i = np.uint64(one.shape[1] - 1 - length + below_len)
+        return (one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i],
+                one[5 + O_NODES, i], one[5 + O_LEAVES, i], one[5 + O_HEIGHT, i])
+    return off[0], off[1], off[2], off[3], off[4], off[5], off[6]
+
+
+@numba.njit(cache=True, _nrt=False)
+def _solve_inner_row(
+    kr, length, below_len, below_tail, tab, row_agg, one, off, members, pcombine, pcount,
+    cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, entries, n,
+):  # pragma: no cover
+    """Row ``kr`` for both games: :func:`pipeline.games.topleft._solve_inner_row` with a pair
+    class per cell and each game's counts. Returns the row's new sub-partitions, -1 if a class
+    table is full."""
+    u = np.uint64
+    start = n - length
+    nsum_l = one[O_NSUM, n] - one[O_NSUM, start + below_len]
+    nsum_d = one[5 + O_NSUM, n] - one[5 + O_NSUM, start + below_len]
+    lsum_l = np.int64(0)
+    lsum_d = np.int64(0)
+    for j in range(below_len, length):
+        lsum_l += one[O_LEAVES, u(start + j)]
+        lsum_d += one[5 + O_LEAVES, u(start + j)]
+    hmax_l = one[O_HMAX, start + below_len] - start
+    hmax_d = one[5 + O_HMAX, start + below_len] - start
+    rc, rn, rl, rh, rn2, rl2, rh2 = _first_tail_cell(one, length, below_len, off)
+    uk = u(kr)
+    if below_len == 0:
+        tab[T_CLS, uk, 0] = rc
+        tab[T_NODES, uk, 0] = rn
+        tab[T_LEAVES, uk, 0] = rl
+        tab[T_HEIGHT, uk, 0] = rh
+        tab[3 + T_NODES, uk, 0] = rn2
+        tab[3 + T_LEAVES, uk, 0] = rl2
+        tab[3 + T_HEIGHT, uk, 0] = rh2
+    new_ids = 0
+    kb = u(kr - 1) if kr > 0 else u(0)
+    first = n - below_len
+    for j in range(below_len - 1, -1, -1):
+        uj = u(j)
+        if j >= below_tail:
+            i = u(first + j)
+            bc, bn, bl, bh = one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i]
+            bn2, bl2, bh2 = one[5 + O_NODES, i], one[5 + O_LEAVES, i], one[5 + O_HEIGHT, i]
+            bid = below_len - j
+        else:
+            bc, bn, bl = tab[T_CLS, kb, uj], tab[T_NODES, kb, uj], tab[T_LEAVES, kb, uj]
+            bh, bid = tab[T_HEIGHT, kb, uj], tab[T_ID, kb, uj]
+            bn2, bl2, bh2 = tab[3 + T_NODES, kb, uj], tab[3 + T_LEAVES, kb, uj], tab[3 + T_HEIGHT, kb, uj]
+        c = np.int64(pcombine[_pidx(bc, rc)])
+        if c < 0:
+            c = _new_pair(bc, rc, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d)
+            if c < 0:
+                return -1
+        nodes = sadd(np.int64(1), sadd(bn, rn))
+        leaves = sadd(bl, rl)  # never terminal: the cell below is an option
+        height = max(bh, rh) + 1
+        nodes2 = sadd(np.int64(1), sadd(bn2, rn2))
+        leaves2 = sadd(bl2, rl2)
+        height2 = max(bh2, rh2) + 1
+        ident, is_new = intern(length - j, bid, index, entries)
+        new_ids += is_new
+        tab[T_CLS, uk, uj] = c
+        tab[T_ID, uk, uj] = ident + n  # ids 1..n are the one-row partitions
+        tab[T_NODES, uk, uj] = nodes
+        tab[T_LEAVES, uk, uj] = leaves
+        tab[T_HEIGHT, uk, uj] = height
+        tab[3 + T_NODES, uk, uj] = nodes2
+        tab[3 + T_LEAVES, uk, uj] = leaves2
+        tab[3 + T_HEIGHT, uk, uj] = height2
+        nsum_l = sadd(nsum_l, sadd(np.int64(1), nodes))
+        lsum_l = sadd(lsum_l, leaves)
+        hmax_l = max(hmax_l, j + 1 + height)
+        nsum_d = sadd(nsum_d, sadd(np.int64(1), nodes2))
+        lsum_d = sadd(lsum_d, leaves2)
+        hmax_d = max(hmax_d, j + 1 + height2)
+        rc, rn, rl, rh, rn2, rl2, rh2 = c, nodes, leaves, height, nodes2, leaves2, height2
+    row_agg[uk, A_NODES] = nsum_l
+    row_agg[uk, A_LEAVES] = lsum_l
+    row_agg[uk, A_HEIGHT] = hmax_l
+    row_agg[uk, 3 + A_NODES] = nsum_d
+    row_agg[uk, 3 + A_LEAVES] = lsum_d
+    row_agg[uk, 3 + A_HEIGHT] = hmax_d
+    return new_ids
+
+
+@numba.njit(cache=True, inline="always")
+def _solve_top_row(
+    kr, length, below_len, below_tail, tab, row_agg, one, off, members, pcombine, pcount,
+    cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, n,
+):  # pragma: no cover
+    """The start cell of a row that completes a partition, for both games: one chain of pair
+    class lookups, then each game's counts from the row below's aggregates (see
+    :func:`pipeline.games.topleft._solve_top_row`)."""
+    u = np.uint64
+    rc, rn, rl, rh, rn2, rl2, rh2 = _first_tail_cell(one, length, below_len, off)
+    uk = u(kr)
+    if below_len == 0:
+        tab[T_CLS, uk, 0] = rc
+        tab[T_NODES, uk, 0] = rn
+        tab[T_LEAVES, uk, 0] = rl
+        tab[T_HEIGHT, uk, 0] = rh
+        tab[3 + T_NODES, uk, 0] = rn2
+        tab[3 + T_LEAVES, uk, 0] = rl2
+        tab[3 + T_HEIGHT, uk, 0] = rh2
+        return 0
+    kb = u(kr - 1)
+    new_ids = 0
+    first = n - below_len
+    for j in range(below_len - 1, -1, -1):
+        uj = u(j)
+        tail = j >= below_tail
+        bc = one[O_CLS, u(first + j)] if tail else tab[T_CLS, kb, uj]
+        child = below_len - j if tail else tab[T_ID, kb, uj]
+        c = np.int64(pcombine[_pidx(bc, rc)])
+        if c < 0:
+            c = _new_pair(bc, rc, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d)
+            if c < 0:
+                return -1
+        rc = c
+        new_ids += index[u(child), u(length - j)] == 0
+    tab[T_CLS, uk, 0] = rc
+    tab[T_NODES, uk, 0] = sadd(row_agg[kb, A_NODES], rn)
+    tab[T_LEAVES, uk, 0] = sadd(row_agg[kb, A_LEAVES], rl)
+    tab[T_HEIGHT, uk, 0] = max(row_agg[kb, A_HEIGHT], below_len + rh)
+    tab[3 + T_NODES, uk, 0] = sadd(row_agg[kb, 3 + A_NODES], rn2)
+    tab[3 + T_LEAVES, uk, 0] = sadd(row_agg[kb, 3 + A_LEAVES], rl2)
+    tab[3 + T_HEIGHT, uk, 0] = max(row_agg[kb, 3 + A_HEIGHT], below_len + rh2)
+    return new_ids
+
+
+@numba.njit(cache=True, inline="always")
+def _emit_values(r, kt, game, tab, members, cls, states, out):  # pragma: no cover
+    """One game's values of the record whose start cell is (kt, 0) into its outputs ``out``."""
+    c = np.uint64(members[game, np.uint64(tab[T_CLS, kt, 0])])
+    out[0][r] = cls[C_SG, c]
+    out[1][r] = cls[C_SGM, c]
+    out[2][r] = tab[3 * game + T_NODES, kt, 0]
+    out[3][r] = tab[3 * game + T_LEAVES, kt, 0]
+    out[4][r] = states
+    out[5][r] = tab[3 * game + T_HEIGHT, kt, 0]
+    fl = cls[C_AND, c]
+    for f in range(6):
+        out[6][f, r] = (fl >> f) & 1
+
+
+# nogil: the runner writes the previous shard in a thread while this solves the next one.
+@numba.njit(cache=True, nogil=True)
+def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d):  # pragma: no cover
+    """LCTR (records into ``out_l``, with its features if ``features``) and Downright (into
+    ``out_d``, values only) for every partition of n below the prefixes, in one walk.
+
+    ``out_l`` and ``out_d`` as for :func:`pipeline.games.topleft.solve_topleft`. Returns the
+    number of records (of each game), or -1 if a class table overflowed.
+    """
+    size = n + 2
+    tab = np.zeros((8, size, size), dtype=np.int64)
+    row_agg = np.zeros((size, 6), dtype=np.int64)
+    cls_l = np.zeros((4, MAX_CLASSES), dtype=np.int64)
+    cls_d = np.zeros((4, MAX_CLASSES), dtype=np.int64)
+    for cls in (cls_l, cls_d):
+        cls[C_SG, TERMINAL], cls[C_SGM, TERMINAL] = 0, 1
+        cls[C_AND, TERMINAL], cls[C_OR, TERMINAL] = EMPTY_AND, EMPTY_OR
+    comb_l = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
+    comb_d = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
+    cnt_l = np.full(1, 2, dtype=np.int64)
+    cnt_d = np.full(1, 2, dtype=np.int64)
+    members = np.zeros((2, MAX_PAIRS), dtype=np.int64)
+    pcombine = np.full(MAX_PAIRS * MAX_PAIRS, -1, dtype=np.int16)
+    pcount = np.ones(1, dtype=np.int64)
+    # Pair class 0: a move off the diagram, into () in LCTR (1 node, 1 leaf, no further move),
+    # none in Downright.
+    members[0, 0], members[1, 0] = TERMINAL, ABSENT
+    off = np.zeros(7, dtype=np.int64)
+    off[1], off[2], off[3] = 1, 1, 0
+    off[4], off[5], off[6] = 0, 0, -1
+    # One-row partitions (d) at index n - d, as in solve_topleft, both games.
+    one = np.zeros((11, n + 1), dtype=np.int64)
+    rc, rn, rl, rh, rn2, rl2, rh2 = off[0], off[1], off[2], off[3], off[4], off[5], off[6]
+    for d in range(1, n + 1):
+        c = np.int64(pcombine[_pidx(F_CLS, rc)])
+        if c < 0:
+            c = _new_pair(F_CLS, rc, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d,
+                          comb_d, cnt_d)
+        rn, rl, rh = sadd(np.int64(1), sadd(off[1], rn)), sadd(off[2], rl), max(off[3], rh) + 1
+        rn2, rl2 = sadd(np.int64(1), sadd(off[4], rn2)), sadd(off[5], rl2)
+        if rl2 == 0:  # Downright's (1): no option, so it is itself the one leaf
+            rl2 = np.int64(1)
+        rh2 = max(off[6], rh2) + 1
+        rc = c
+        i = n - d
+        one[O_CLS, i] = rc
+        one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i] = rn, rl, rh
+        one[5 + O_NODES, i], one[5 + O_LEAVES, i], one[5 + O_HEIGHT, i] = rn2, rl2, rh2
+    for g in range(2):
+        b = 5 * g
+        for i in range(n):
+            one[b + O_NSUM, i + 1] = one[b + O_NSUM, i] + 1 + one[b + O_NODES, i]
+        for i in range(n - 1, -1, -1):
+            one[b + O_HMAX, i] = max(one[b + O_HMAX, i + 1], i + 1 + one[b + O_HEIGHT, i])
+    ids = 2 * size + 1
+    index = np.zeros((ids + 1, size), dtype=np.int32)
+    entries = np.zeros((2, size), dtype=np.int64)
+    rows = np.zeros(size, dtype=np.int64)
+    sums = np.zeros(size, dtype=np.int64)
+    nxt = np.zeros(size, dtype=np.int64)
+    st = np.zeros(3, dtype=np.int64)
+    distinct_below = np.zeros(size, dtype=np.int64)
+    gap_below = np.zeros(size, dtype=np.int64)
+    entries_below = np.zeros(size, dtype=np.int64)
+    conj_rows = np.zeros((size, size), dtype=np.int16)
+    sizes_below = np.zeros(size, dtype=np.int64)
+    parts_rev = np.zeros(size, dtype=np.int16)
+    (_, _, _, _, _, _, _, out_parts, out_parts_off, out_conj, out_conj_off,
+     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out_l
+
+    rec = 0
+    ppos = 0
+    cpos = 0
+    if features:
+        out_parts_off[0] = 0
+        out_conj_off[0] = 0
+    for q in range(prefix_offsets.shape[0] - 1):
+        a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
+        base = b0 - a0
+        common = shared_depth(rows, st[0], prefix_values, a0, b0)
+        if common < st[0]:
+            undo_entries(entries_below[common], index, entries)
+        for k in range(common, base):
+            rows[k] = prefix_values[a0 + k]
+            sums[k + 1] = sums[k] + rows[k]
+            entries_below[k] = index[-1, 0]
+            new_ids = _solve_inner_row(
+                k, rows[k], rows[k - 1] if k > 0 else 0, rows[k - 2] if k > 1 else 0, tab,
+                row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d,
+                comb_d, cnt_d, index, entries, n,
+            )
+            if new_ids < 0:
+                return -1
+            push_row(k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
+                     parts_rev)
+        st[0] = base
+        st[1] = base
+        st[2] = 0
+        nxt[base] = rows[base - 1] if base > 0 else 1
+        while True:
+            code = walk_next(n, rows, sums, nxt, st)
+            if code == DONE:
+                break
+            if code == POP:
+                if index[-1, 0] > entries_below[st[0]]:
+                    undo_entries(entries_below[st[0]], index, entries)
+                continue
+            if code == PUSH:
+                kr = st[0] - 1
+                entries_below[kr] = index[-1, 0]
+                below = rows[kr - 1] if kr > 0 else 0
+                below_tail = rows[kr - 2] if kr > 1 else 0
+                if sums[kr + 1] == n:
+                    new_ids = _solve_top_row(
+                        kr, rows[kr], below, below_tail, tab, row_agg, one, off, members,
+                        pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, n,
+                    )
+                else:
+                    new_ids = _solve_inner_row(
+                        kr, rows[kr], below, below_tail, tab, row_agg, one, off, members,
+                        pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index,
+                        entries, n,
+                    )
+                if new_ids < 0:
+                    return -1
+                push_row(kr, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
+                         parts_rev)
+                continue
+            # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
+            depth = st[0]
+            kt = np.uint64(depth - 1)
+            r = np.uint64(rec)
+            # distinct sub-partitions (see solve_topleft); LCTR also reaches ()
+            states = distinct_below[depth] + gap_below[depth]
+            _emit_values(r, kt, 0, tab, members, cls_l, states + 1, out_l)
+            _emit_values(r, kt, 1, tab, members, cls_d, states, out_d)
+            if features:
+                ppos, cpos = emit_features(
+                    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
+                    out_parts, out_parts_off, out_conj, out_conj_off,
+                    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
+                )
+            rec += 1
+    return rec
+
+
+def solve_pair_shard(lctr, downright, n: int, shard: int, max_records: int,
+                     partition_columns: dict[str, pa.Array] | None = None,
+                     ) -> tuple[pa.Table, pa.Table]:
+    """The tables of one shard of ``lctr`` and ``downright`` (two
+    :class:`~pipeline.games.moveset.MovesetGame` of the moveset {(0,1),(1,0)}, with and without
+    moves off the diagram), exactly those of their ``solve_shard``; ``partition_columns`` as
+    there. The Downright table borrows the LCTR table's partition columns."""
+    spec = lctr.plan(n, max_records)[shard]
+    values, offsets = flatten_prefixes(spec.prefixes)
+    features = partition_columns is None
+    out_l = _output_arrays(spec.records, spec.part_values, spec.largest_values, features)
+    out_d = _output_arrays(spec.records, spec.part_values, spec.largest_values, False)
+    got = solve_topleft_pair(n, values, offsets, features, out_l, out_d)
+    if got < 0:
+        raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: more "
+                           "position classes than the kernel's tables hold (topleft_pair.MAX_PAIRS)")
+    if got != spec.records:
+        raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: {got} "
+                           f"records, expected {spec.records}")
+    lctr_table = board_table(n, out_l, partition_columns)
+    columns = partition_columns
+    if columns is None:
+        from pipeline.games.base import partition_columns as columns_of
+
+        columns = columns_of(lctr_table)
+    return lctr_table, board_table(n, out_d, columns)

@@ -218,13 +218,20 @@ _LAUNCHER = (
 )
 
 
-def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int, share: bool = True) -> dict:
+#: What a multi-game run shares (pipeline/runner.py): "yes" everything (the default of a run),
+#: "no-partners" the partition columns but LCTR and Downright solved apart
+#: (``SOLVE_PARTNERS_TOGETHER`` off), "no" nothing (``SHARE_PARTITION_COLUMNS`` off).
+SHARING = {"yes": "", "no-partners": "r.SOLVE_PARTNERS_TOGETHER = False; ",
+           "no": "r.SHARE_PARTITION_COLUMNS = False; "}
+
+
+def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int, share: str = "yes") -> dict:
     """`partgames run` as its own process: wall time, its own run time, peak RSS, bytes.
-    ``share=False``: with ``runner.SHARE_PARTITION_COLUMNS`` off."""
+    ``share``: what the games share (:data:`SHARING`)."""
     tmp = Path(tempfile.mkdtemp(prefix="pgbench-"))
     out = tmp / "results"
-    start = ("-m", "pipeline.cli") if share else (
-        "-c", "import sys; import pipeline.runner as r; r.SHARE_PARTITION_COLUMNS = False; "
+    start = ("-m", "pipeline.cli") if share == "yes" else (
+        "-c", f"import sys; import pipeline.runner as r; {SHARING[share]}"
               "from pipeline.cli import main; sys.exit(main(sys.argv[1:]))")
     cmd = [sys.executable, *start, "run", "--games", ",".join(games),
            "--min-n", str(min_n), "--max-n", str(max_n), "--out", str(out), "--jobs", str(jobs), "--quiet"]
@@ -293,9 +300,11 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--scale", type=int, default=None,
                     help="instead: time `partgames run --max-n SCALE` for the games")
-    ap.add_argument("--share", choices=["yes", "no", "both"], default="yes",
-                    help="with --scale: board games share partition columns (runner."
-                         "SHARE_PARTITION_COLUMNS), or not, or both, one after the other")
+    ap.add_argument("--share", choices=["yes", "no-partners", "no", "both", "all"], default="yes",
+                    help="with --scale: board games share partition columns and LCTR and "
+                         "Downright are solved together (yes), only the columns are shared "
+                         "(no-partners), nothing is (no); both = yes and no, all = the three, "
+                         "one after the other")
     ap.add_argument("--reference-n", type=int, default=22,
                     help="n for the plain-Python comparison on every partition")
     ap.add_argument("--reference-sample", type=int, default=500,
@@ -304,11 +313,12 @@ def main() -> None:
     games = list(BOARD_GAMES) if args.games == "all" else args.games.split(",")
 
     if args.scale:
+        modes = {"both": ["yes", "no"], "all": list(SHARING)}.get(args.share, [args.share])
         for jobs, share in [(j, sh) for j in (sorted({1, args.jobs}) if args.jobs > 1 else [1])
-                            for sh in {"yes": [True], "no": [False], "both": [True, False]}[args.share]]:
+                            for sh in modes]:
             r = end_to_end(games, 1, args.scale, jobs, share)
-            print(f"run {','.join(games)} n<={args.scale} jobs={jobs}"
-                  f"{'' if share else ', partition columns not shared'}: {r['records']:,} records, "
+            print(f"run {','.join(games)} n<={args.scale} jobs={jobs}, sharing {share}: "
+                  f"{r['records']:,} records, "
                   f"{r['wall']:.1f} s wall ({r['run']:.1f} s in run), "
                   f"{r['records'] / r['wall'] / 1e6:.3f} M records/s, "
                   f"peak RSS {r['rss_mib']:.0f} MiB, {sum(r['bytes'].values()) / 2**20:.1f} MiB")
@@ -373,18 +383,19 @@ def main() -> None:
             print(f"steady state, {g} n={lo}..{hi} ({r['records']:,} records), jobs={args.jobs}: kernel "
                   f"{kr / 1e6:.3f} M/s, e2e {e2e / 1e6:.3f} M/s, e2e/kernel {e2e / kr:.2f}", flush=True)
     if len(games) > 1:
-        # The board games of one run share each shard's partition columns (pipeline/runner.py,
-        # _SharedShard): the same run with and without, alternating, best of two.
+        # The board games of one run share each shard's partition columns, and LCTR and
+        # Downright are solved in one walk (pipeline/runner.py, _SharedShard): the same run
+        # with everything shared, without the partners, without sharing; alternating, best of two.
         n = max(ns)
-        shared, apart = [], []
+        seconds: dict[str, list[float]] = {mode: [] for mode in SHARING}
         for _ in range(2):
-            shared.append(end_to_end(games, n, n, args.jobs)["run"])
-            apart.append(end_to_end(games, n, n, args.jobs, share=False)["run"])
+            for mode in SHARING:
+                seconds[mode].append(end_to_end(games, n, n, args.jobs, mode)["run"])
         records = partition_numbers(n)[n] * len(games)
-        print(f"run of {','.join(games)} n={n}, jobs={args.jobs}, partition columns shared: "
-              f"{min(shared):.2f} s ({records / min(shared) / 1e6:.3f} M/s); not shared: "
-              f"{min(apart):.2f} s ({records / min(apart) / 1e6:.3f} M/s); "
-              f"{min(apart) / min(shared):.2f}x", flush=True)
+        best = {mode: min(times) for mode, times in seconds.items()}
+        print(f"run of {','.join(games)} n={n}, jobs={args.jobs}: " + "; ".join(
+            f"sharing {mode} {t:.2f} s ({records / t / 1e6:.3f} M/s, {t / best['yes']:.2f}x the time)"
+            for mode, t in best.items()), flush=True)
     print()
     # Issue 6, target 7: the kernel against the plain-Python reference on the same partitions.
     # All partitions of --reference-n (warm and cold), and a uniform sample of the table's

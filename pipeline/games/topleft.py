@@ -260,6 +260,30 @@ def _solve_top_row(
     return new_ids
 
 
+@numba.njit(cache=True)
+def walk_arrays(size):  # pragma: no cover
+    """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns: the
+    interning table of sub-partitions and its entry stack (see
+    :func:`pipeline.games.moveset.intern`), the rows and their sums, the walk's state
+    (:func:`pipeline.partitions.walk_next`), and the per-row bookkeeping of ``push_row``.
+    Shared by this kernel and :mod:`pipeline.games.topleft_pair`."""
+    ids = 2 * size + 1
+    return (
+        np.zeros((ids + 1, size), dtype=np.int32),  # index[child, length]; [-1, 0] stack height
+        np.zeros((2, size), dtype=np.int64),  # entries
+        np.zeros(size, dtype=np.int64),  # rows
+        np.zeros(size, dtype=np.int64),  # sums
+        np.zeros(size, dtype=np.int64),  # nxt
+        np.zeros(3, dtype=np.int64),  # st
+        np.zeros(size, dtype=np.int64),  # distinct_below
+        np.zeros(size, dtype=np.int64),  # gap_below
+        np.zeros(size, dtype=np.int64),  # entries_below
+        np.zeros((size, size), dtype=np.int16),  # conj_rows
+        np.zeros(size, dtype=np.int64),  # sizes_below
+        np.zeros(size, dtype=np.int16),  # parts_rev
+    )
+
+
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
 def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pragma: no cover
@@ -312,19 +336,8 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
     for i in range(n - 1, -1, -1):
         one[O_HMAX, i] = max(one[O_HMAX, i + 1], i + 1 + one[O_HEIGHT, i])
     # Interning of sub-partitions, as in solve_moveset.
-    ids = 2 * size + 1
-    index = np.zeros((ids + 1, size), dtype=np.int32)
-    entries = np.zeros((2, size), dtype=np.int64)
-    rows = np.zeros(size, dtype=np.int64)
-    sums = np.zeros(size, dtype=np.int64)
-    nxt = np.zeros(size, dtype=np.int64)
-    st = np.zeros(3, dtype=np.int64)
-    distinct_below = np.zeros(size, dtype=np.int64)
-    gap_below = np.zeros(size, dtype=np.int64)
-    entries_below = np.zeros(size, dtype=np.int64)
-    conj_rows = np.zeros((size, size), dtype=np.int16)
-    sizes_below = np.zeros(size, dtype=np.int64)
-    parts_rev = np.zeros(size, dtype=np.int16)
+    (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
+     sizes_below, parts_rev) = walk_arrays(size)
 
     rec = 0
     ppos = 0

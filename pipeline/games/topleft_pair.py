@@ -52,6 +52,7 @@ from pipeline.games.topleft import (
     TERMINAL,
     _new_class,
     _pair,
+    walk_arrays,
 )
 from pipeline.partitions import DONE, POP, PUSH, flatten_prefixes, shared_depth, walk_next
 
@@ -127,6 +128,17 @@ def _first_tail_cell(one, length, below_len, off):  # pragma: no cover
     return off[0], off[1], off[2], off[3], off[4], off[5], off[6]
 
 
+@numba.njit(cache=True, inline="always")
+def _store_counts(tab, uk, uj, nodes, leaves, height, nodes2, leaves2, height2):  # pragma: no cover
+    """Cell (uk, uj)'s nodes, leaves and longest play: LCTR's, then Downright's."""
+    tab[T_NODES, uk, uj] = nodes
+    tab[T_LEAVES, uk, uj] = leaves
+    tab[T_HEIGHT, uk, uj] = height
+    tab[3 + T_NODES, uk, uj] = nodes2
+    tab[3 + T_LEAVES, uk, uj] = leaves2
+    tab[3 + T_HEIGHT, uk, uj] = height2
+
+
 @numba.njit(cache=True, _nrt=False)
 def _solve_inner_row(
     kr, length, below_len, below_tail, tab, row_agg, one, off, members, pcombine, pcount,
@@ -150,12 +162,7 @@ def _solve_inner_row(
     uk = u(kr)
     if below_len == 0:
         tab[T_CLS, uk, 0] = rc
-        tab[T_NODES, uk, 0] = rn
-        tab[T_LEAVES, uk, 0] = rl
-        tab[T_HEIGHT, uk, 0] = rh
-        tab[3 + T_NODES, uk, 0] = rn2
-        tab[3 + T_LEAVES, uk, 0] = rl2
-        tab[3 + T_HEIGHT, uk, 0] = rh2
+        _store_counts(tab, uk, 0, rn, rl, rh, rn2, rl2, rh2)
     new_ids = 0
     kb = u(kr - 1) if kr > 0 else u(0)
     first = n - below_len
@@ -185,12 +192,7 @@ def _solve_inner_row(
         new_ids += is_new
         tab[T_CLS, uk, uj] = c
         tab[T_ID, uk, uj] = ident + n  # ids 1..n are the one-row partitions
-        tab[T_NODES, uk, uj] = nodes
-        tab[T_LEAVES, uk, uj] = leaves
-        tab[T_HEIGHT, uk, uj] = height
-        tab[3 + T_NODES, uk, uj] = nodes2
-        tab[3 + T_LEAVES, uk, uj] = leaves2
-        tab[3 + T_HEIGHT, uk, uj] = height2
+        _store_counts(tab, uk, uj, nodes, leaves, height, nodes2, leaves2, height2)
         nsum_l = sadd(nsum_l, sadd(np.int64(1), nodes))
         lsum_l = sadd(lsum_l, leaves)
         hmax_l = max(hmax_l, j + 1 + height)
@@ -220,12 +222,7 @@ def _solve_top_row(
     uk = u(kr)
     if below_len == 0:
         tab[T_CLS, uk, 0] = rc
-        tab[T_NODES, uk, 0] = rn
-        tab[T_LEAVES, uk, 0] = rl
-        tab[T_HEIGHT, uk, 0] = rh
-        tab[3 + T_NODES, uk, 0] = rn2
-        tab[3 + T_LEAVES, uk, 0] = rl2
-        tab[3 + T_HEIGHT, uk, 0] = rh2
+        _store_counts(tab, uk, 0, rn, rl, rh, rn2, rl2, rh2)
         return 0
     kb = u(kr - 1)
     new_ids = 0
@@ -243,12 +240,9 @@ def _solve_top_row(
         rc = c
         new_ids += index[u(child), u(length - j)] == 0
     tab[T_CLS, uk, 0] = rc
-    tab[T_NODES, uk, 0] = sadd(row_agg[kb, A_NODES], rn)
-    tab[T_LEAVES, uk, 0] = sadd(row_agg[kb, A_LEAVES], rl)
-    tab[T_HEIGHT, uk, 0] = max(row_agg[kb, A_HEIGHT], below_len + rh)
-    tab[3 + T_NODES, uk, 0] = sadd(row_agg[kb, 3 + A_NODES], rn2)
-    tab[3 + T_LEAVES, uk, 0] = sadd(row_agg[kb, 3 + A_LEAVES], rl2)
-    tab[3 + T_HEIGHT, uk, 0] = max(row_agg[kb, 3 + A_HEIGHT], below_len + rh2)
+    _store_counts(tab, uk, 0, sadd(row_agg[kb, A_NODES], rn), sadd(row_agg[kb, A_LEAVES], rl),
+                  max(row_agg[kb, A_HEIGHT], below_len + rh), sadd(row_agg[kb, 3 + A_NODES], rn2),
+                  sadd(row_agg[kb, 3 + A_LEAVES], rl2), max(row_agg[kb, 3 + A_HEIGHT], below_len + rh2))
     return new_ids
 
 
@@ -321,19 +315,8 @@ def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d)
             one[b + O_NSUM, i + 1] = one[b + O_NSUM, i] + 1 + one[b + O_NODES, i]
         for i in range(n - 1, -1, -1):
             one[b + O_HMAX, i] = max(one[b + O_HMAX, i + 1], i + 1 + one[b + O_HEIGHT, i])
-    ids = 2 * size + 1
-    index = np.zeros((ids + 1, size), dtype=np.int32)
-    entries = np.zeros((2, size), dtype=np.int64)
-    rows = np.zeros(size, dtype=np.int64)
-    sums = np.zeros(size, dtype=np.int64)
-    nxt = np.zeros(size, dtype=np.int64)
-    st = np.zeros(3, dtype=np.int64)
-    distinct_below = np.zeros(size, dtype=np.int64)
-    gap_below = np.zeros(size, dtype=np.int64)
-    entries_below = np.zeros(size, dtype=np.int64)
-    conj_rows = np.zeros((size, size), dtype=np.int16)
-    sizes_below = np.zeros(size, dtype=np.int64)
-    parts_rev = np.zeros(size, dtype=np.int16)
+    (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
+     sizes_below, parts_rev) = walk_arrays(size)
     (_, _, _, _, _, _, _, out_parts, out_parts_off, out_conj, out_conj_off,
      out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out_l
 

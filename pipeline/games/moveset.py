@@ -266,6 +266,8 @@ def _solve_row(
             for f in range(ID):
                 cell[kr, j, f] = cell[tail_row, src, f]
             for r in range(n_rays):
+                if top and rays[r, 0] != 0:
+                    continue  # read from the row above only, and a completing row has none
                 for f in range(5):
                     ray[r, kr, j, f] = ray[r, tail_row, src, f]
                 for w in range(2 * w_count):
@@ -350,6 +352,10 @@ def _solve_row(
         cell[kr, j, OR] = own_or
         # ---- ray aggregates through this cell: own values ⊕ aggregate of the next cell ----
         for r in range(n_rays):
+            if top and rays[r, 0] != 0:
+                # A ray going down from this cell's row is read from the row above it only, and
+                # nothing is solved above a completing row: only its same-row rays are read.
+                continue
             for w in range(2 * w_count):
                 ray_bits[r, kr, j, w] = _ZERO
             ray_bits[r, kr, j, g >> 6] = _ONE << np.uint64(g & 63)

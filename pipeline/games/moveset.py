@@ -655,8 +655,11 @@ class MovesetGame:
         else:
             if n not in self._reach:
                 self._reach[n] = self.moveset.reach_table(n)
-            # sg ≤ number of options: steps, plus at most n cells per ray.
-            w_count = (len(self.moveset.steps) + n * len(self.moveset.rays)) // 64 + 1
+            # Words of the option bitsets: sg and sg_misere ≤ the number of options, which is at
+            # most the diagram's other n - 1 cells plus a move off it per step (LCTR), whatever
+            # the rays (counting n cells per ray, as before, gave rook 3 words and queen 4 at
+            # n = 66 instead of 2, each zeroed and combined per ray per cell).
+            w_count = (n - 1 + len(self.moveset.steps)) // 64 + 1
             got = solve_moveset(
                 n, values, offsets, self._steps, self._rays, self.moveset.exits,
                 self.moveset.all_cells_reachable(), self._reach[n], w_count,

@@ -669,7 +669,6 @@ class MovesetGame:
             raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")
         return board_table(n, out, partition_columns)
 
-
     def partner_in(self, games: list) -> MovesetGame | None:
         """The game among ``games`` solved in one walk with this one
         (:func:`pipeline.games.topleft_pair.solve_topleft_pair`): for a game of the moveset

@@ -246,7 +246,9 @@ def _solve_row(
     there is nothing to undo. A new one gets the id that interning would have given it. And of
     its tail only the cells that a move inside the row reaches from a cell before the tail are
     copied, those at columns < ``tail_from + same_row_reach``, and the start cell (0 in a
-    one-row partition); the others only get their id.
+    one-row partition); the others only get their id. Its rays that go down keep no aggregates
+    (only the row above would read them), and without moves inside a row only its start cell
+    is solved.
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
     function costs a reference-count round trip per array per call.
     """
@@ -257,7 +259,11 @@ def _solve_row(
     tail_row = cell.shape[0] - 1
     tail_len = cell.shape[1] - 2
     tail_used = min(length, max(tail_from + same_row_reach, 1)) if top else length
-    for j in range(length - 1, -1, -1):
+    # Without moves inside a row (every offset goes down: knight, bishop, pawn_t), nothing reads
+    # a completing row's cells but its start cell: no cell of it is an option of another, and
+    # none is reachable from the start, so none counts in ``states``. Only that cell is solved.
+    last = 0 if top and same_row_reach == 0 else length - 1
+    for j in range(last, -1, -1):
         if j >= tail_used:
             cell[kr, j, ID] = length - j
             continue

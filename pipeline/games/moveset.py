@@ -504,6 +504,15 @@ def solve_moveset(
     index = np.zeros((ids + 1, size), dtype=np.int32)  # index[child, length]; [-1, 0] stack height
     entries = np.zeros((2, size), dtype=np.int64)
     stamp = np.zeros(ids, dtype=np.int64)  # by id
+    # The reachable columns of each row of the diagram, increasing: a record's ``states`` visits
+    # only them, not every cell (bishop: the diagonal, knight about a third, the pawns half).
+    reach_cols = np.zeros(reach.shape, dtype=np.int64)
+    reach_count = np.zeros(reach.shape[0], dtype=np.int64)
+    for i in range(reach.shape[0]):
+        for jj in range(reach.shape[1]):
+            if reach[i, jj]:
+                reach_cols[i, reach_count[i]] = jj
+                reach_count[i] += 1
     hi = np.zeros((2, w_count), dtype=np.uint64)
     # The one-row partitions (L), L = 1..n: cell (size - 1, n - L), the last row of the tables
     # (the walk never gets there), holds a single row of length n, solved once with a scratch
@@ -591,12 +600,14 @@ def solve_moveset(
                 token = rec + 1
                 for kk in range(depth):
                     i = depth - 1 - kk
-                    for jj in range(rows[kk]):
-                        if reach[i, jj]:
-                            ident = cell[kk, jj, ID]
-                            if stamp[ident] != token:
-                                stamp[ident] = token
-                                states += 1
+                    for t in range(reach_count[i]):  # the reachable columns of row i only
+                        jj = reach_cols[i, t]
+                        if jj >= rows[kk]:
+                            break
+                        ident = cell[kk, jj, ID]
+                        if stamp[ident] != token:
+                            stamp[ident] = token
+                            states += 1
             out_states[rec] = states + (1 if exits else 0)  # LCTR also reaches ()
             if features:
                 ppos, cpos = emit_features(

@@ -81,6 +81,14 @@ def _pidx(pb, pr):  # pragma: no cover
     return (np.uint64(pb) << _PAIR_BITS) | np.uint64(pr)
 
 
+@numba.njit(cache=True, inline="always")
+def _class_of(cb, cr, cls, combine, count):  # pragma: no cover
+    """One game's class of a position whose options have that game's classes ``cb`` and ``cr``
+    (from its ``combine`` table, or :func:`pipeline.games.topleft._new_class`); -1 if full."""
+    c = np.int64(combine[_pair(cb, cr)])
+    return c if c >= 0 else _new_class(cb, cr, cls, combine, count)
+
+
 @numba.njit(cache=True, _nrt=False)
 def _new_pair(
     pb, pr, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d,
@@ -88,18 +96,10 @@ def _new_pair(
     """The pair class of a position whose options have pair classes ``pb`` and ``pr``: each
     game's class from its own table (:func:`pipeline.games.topleft._new_class`), then the pair
     found among the known ones or added, and entered into ``pcombine``. -1 if a table is full."""
-    lb, lr = members[0, pb], members[0, pr]
-    cl = np.int64(comb_l[_pair(lb, lr)])
-    if cl < 0:
-        cl = _new_class(lb, lr, cls_l, comb_l, cnt_l)
-        if cl < 0:
-            return -1
-    db, dr = members[1, pb], members[1, pr]
-    cd = np.int64(comb_d[_pair(db, dr)])
-    if cd < 0:
-        cd = _new_class(db, dr, cls_d, comb_d, cnt_d)
-        if cd < 0:
-            return -1
+    cl = _class_of(members[0, pb], members[0, pr], cls_l, comb_l, cnt_l)
+    cd = _class_of(members[1, pb], members[1, pr], cls_d, comb_d, cnt_d)
+    if cl < 0 or cd < 0:
+        return -1
     found = -1
     for p in range(pcount[0]):
         if members[0, p] == cl and members[1, p] == cd:

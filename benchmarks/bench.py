@@ -140,7 +140,7 @@ def general_kernel_rate(game_id: str, n: int) -> float:
         values, offsets = flatten_prefixes(spec.prefixes)
         out = _output_arrays(spec.records, spec.part_values, spec.largest_values)
         return solve_moveset(m, values, offsets, game._steps, game._rays, ms.exits,
-                             ms.all_cells_reachable(), reach, (len(ms.steps) + m * len(ms.rays)) // 64 + 1,
+                             ms.all_cells_reachable(), reach, ms.bitset_words(m),
                              ms.same_row_reach(), True, out)
 
     solve(12, plan_shards(12, 1 << 18)[0], ms.reach_table(12))  # compile / load the cache

@@ -149,6 +149,14 @@ class Moveset:
                     reach[i, j] = any(a <= i and b <= j and reach[i - a, j - b] for a, b in gens)
         return reach
 
+    def bitset_words(self, n: int) -> int:
+        """64-bit words of the kernel's option bitsets for partitions of n: sg and sg_misere are
+        at most the number of options, which is at most the diagram's other n - 1 cells plus a
+        move off it per step (LCTR), whatever the rays (counting n cells per ray, as before
+        session 10, gave rook 3 words and queen 4 at n = 66 instead of 2, each zeroed and
+        combined per ray per cell)."""
+        return (n - 1 + len(self.steps)) // 64 + 1
+
     def same_row_reach(self) -> int:
         """The largest b of a step or ray (0, b): how far a move can go within a row."""
         return max((b for a, b in self.steps + self.rays if a == 0), default=0)
@@ -672,14 +680,9 @@ class MovesetGame:
         else:
             if n not in self._reach:
                 self._reach[n] = self.moveset.reach_table(n)
-            # Words of the option bitsets: sg and sg_misere ≤ the number of options, which is at
-            # most the diagram's other n - 1 cells plus a move off it per step (LCTR), whatever
-            # the rays (counting n cells per ray, as before, gave rook 3 words and queen 4 at
-            # n = 66 instead of 2, each zeroed and combined per ray per cell).
-            w_count = (n - 1 + len(self.moveset.steps)) // 64 + 1
             got = solve_moveset(
                 n, values, offsets, self._steps, self._rays, self.moveset.exits,
-                self.moveset.all_cells_reachable(), self._reach[n], w_count,
+                self.moveset.all_cells_reachable(), self._reach[n], self.moveset.bitset_words(n),
                 self.moveset.same_row_reach(), features, out,
             )
         if got != spec.records:

@@ -293,9 +293,6 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
     into ``out`` (its features only if ``features``); returns the number of records, or -1 if
     the class table overflowed.
     """
-    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
-     out_parts, out_parts_off, out_conj, out_conj_off,
-     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     size = n + 2
     tab = np.zeros((5, size, size), dtype=np.int64)
     row_agg = np.zeros((size, 3), dtype=np.int64)  # see _solve_inner_row
@@ -335,10 +332,24 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
         one[O_NSUM, i + 1] = one[O_NSUM, i] + 1 + one[O_NODES, i]
     for i in range(n - 1, -1, -1):
         one[O_HMAX, i] = max(one[O_HMAX, i + 1], i + 1 + one[O_HEIGHT, i])
+    return _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off,
+                 combine, cls, count, walk_arrays(size))
+
+
+# _nrt=False: the walk allocates nothing, and without it numba's reference counting put about
+# twenty atomic increments and decrements per record around the inlined row solvers (the
+# arguments they bind), a fifth of the kernel's time (perf).
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off, combine,
+          cls, count, walk):  # pragma: no cover
+    """The walk of :func:`solve_topleft` over its allocated tables (``walk``: the arrays of
+    :func:`walk_arrays`); same result."""
+    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
+     out_parts, out_parts_off, out_conj, out_conj_off,
+     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     # Interning of sub-partitions, as in solve_moveset.
     (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
-     sizes_below, parts_rev) = walk_arrays(size)
-
+     sizes_below, parts_rev) = walk
     rec = 0
     ppos = 0
     cpos = 0

@@ -315,8 +315,22 @@ def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d)
             one[b + O_NSUM, i + 1] = one[b + O_NSUM, i] + 1 + one[b + O_NODES, i]
         for i in range(n - 1, -1, -1):
             one[b + O_HMAX, i] = max(one[b + O_HMAX, i + 1], i + 1 + one[b + O_HEIGHT, i])
+    tables = (tab, row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d,
+              comb_d, cnt_d)
+    return _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables,
+                 walk_arrays(size))
+
+
+# _nrt=False: the walk allocates nothing, and without it numba's reference counting put atomic
+# increments and decrements around every inlined row solver (the arguments they bind), a fifth
+# of the time of topleft's kernel (perf; see topleft._walk).
+@numba.njit(cache=True, nogil=True, _nrt=False)
+def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk):  # pragma: no cover
+    """The walk of :func:`solve_topleft_pair` over its allocated tables; same result."""
+    (tab, row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d,
+     cnt_d) = tables
     (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
-     sizes_below, parts_rev) = walk_arrays(size)
+     sizes_below, parts_rev) = walk
     (_, _, _, _, _, _, _, out_parts, out_parts_off, out_conj, out_conj_off,
      out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out_l
 

@@ -27,10 +27,12 @@ the general kernel. What makes this one lean (issue 6, target 1):
   class and whether its sub-partition is new are computed.
 
 And every hot array index is unsigned: numba adds a negative-index fix-up to a signed one,
-which lay on the chain of class lookups along a row (see :func:`_pair`).
+which lay on the chain of class lookups along a row (see :func:`_pair`). And the walk (``_walk``)
+allocates nothing and runs without numba's reference counting.
 
-Measured at n = 72 on one thread (kernel alone, alternating runs): 235–280 ns per record against
-490–610 for the general kernel; the naive sg-only baseline of ``benchmarks/`` takes 150–165.
+Measured at n = 72 on one thread (kernel alone, ``benchmarks/bench.py``): 228–240 ns per record
+against about 500 for the general kernel (session 11; 235–280 before ``_walk``); the
+naive sg-only baseline of ``benchmarks/`` takes 150–165.
 
 >>> from pipeline.games import get_game
 >>> get_game("lctr").solve_shard(3, 0, 16).to_pydict()["sg"]   # (1,1,1), (2,1), (3)

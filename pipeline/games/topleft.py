@@ -27,8 +27,8 @@ the general kernel. What makes this one lean (issue 6, target 1):
   class and whether its sub-partition is new are computed.
 
 And every hot array index is unsigned: numba adds a negative-index fix-up to a signed one,
-which lay on the chain of class lookups along a row (see :func:`_pair`). And the walk (``_walk``)
-allocates nothing and runs without numba's reference counting.
+which lay on the chain of class lookups along a row (see :func:`_pair`). The walk itself
+(``_walk``) allocates nothing and runs without numba's reference counting.
 
 Measured at n = 72 on one thread (kernel alone, ``benchmarks/bench.py``): 228–240 ns per record
 against about 500 for the general kernel (session 11; 235–280 before ``_walk``); the
@@ -338,9 +338,9 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
                  combine, cls, count, walk_arrays(size))
 
 
-# _nrt=False: the walk allocates nothing, and without it numba's reference counting put about
-# twenty atomic increments and decrements per record around the inlined row solvers (the
-# arguments they bind), a fifth of the kernel's time (perf).
+# _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
+# numba's reference counting put about twenty atomic increments and decrements per record around
+# the inlined row solvers (the arguments they bind), a fifth of the kernel's time (perf).
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off, combine,
           cls, count, walk):  # pragma: no cover

@@ -321,9 +321,10 @@ def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d)
                  walk_arrays(size))
 
 
-# _nrt=False: the walk allocates nothing, and without it numba's reference counting put atomic
-# increments and decrements around every inlined row solver (the arguments they bind), a fifth
-# of the time of topleft's kernel (perf; see topleft._walk).
+# _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
+# numba's reference counting put atomic increments and decrements around every inlined row
+# solver (the arguments they bind), a fifth of the time of topleft's kernel (perf; see
+# topleft._walk).
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk):  # pragma: no cover
     """The walk of :func:`solve_topleft_pair` over its allocated tables; same result."""

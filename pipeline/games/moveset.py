@@ -258,8 +258,11 @@ def _solve_row(
     (only the row above would read them), and without moves inside a row only its start cell
     is solved.
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
-    function costs a reference-count round trip per array per call.
+    function costs a reference-count round trip per array per call. A target cell's indices
+    are unsigned once its bounds are checked: numba adds a negative-index fix-up to every signed
+    index, and nothing tells LLVM that a column j + b is not negative (SPEC §2.2: b ≥ 0).
     """
+    u = np.uint64
     n_steps = len(steps)  # a compile-time constant when steps is a tuple (see MovesetGame)
     n_rays = rays.shape[0]
     length = rows[kr]
@@ -306,21 +309,22 @@ def _solve_row(
             tk = kr - steps[s][0]
             tj = j + steps[s][1]
             if tk >= 0 and tj < rows[tk]:
-                v = cell[tk, tj, SG]
+                uk, uj = u(tk), u(tj)  # unsigned: see the docstring
+                v = cell[uk, uj, SG]
                 if v < 64:
                     sgb |= _ONE << np.uint64(v)
                 else:
                     hi[0, v >> 6] |= _ONE << np.uint64(v & 63)
-                v = cell[tk, tj, SGM]
+                v = cell[uk, uj, SGM]
                 if v < 64:
                     sgmb |= _ONE << np.uint64(v)
                 else:
                     hi[1, v >> 6] |= _ONE << np.uint64(v & 63)
-                nsum = sadd(nsum, cell[tk, tj, NODES])
-                lsum = sadd(lsum, cell[tk, tj, LEAVES])
-                hmax = max(hmax, cell[tk, tj, HEIGHT])
-                agg_and &= cell[tk, tj, AND]
-                agg_or |= cell[tk, tj, OR]
+                nsum = sadd(nsum, cell[uk, uj, NODES])
+                lsum = sadd(lsum, cell[uk, uj, LEAVES])
+                hmax = max(hmax, cell[uk, uj, HEIGHT])
+                agg_and &= cell[uk, uj, AND]
+                agg_or |= cell[uk, uj, OR]
                 cnt += 1
             elif exits:  # LCTR: the move leaves the diagram, into ()
                 sgb |= _ONE
@@ -335,16 +339,17 @@ def _solve_row(
             tk = kr - rays[r, 0]
             tj = j + rays[r, 1]
             if tk >= 0 and tj < rows[tk]:
-                sgb |= ray_bits[r, tk, tj, 0]
-                sgmb |= ray_bits[r, tk, tj, w_count]
+                uk, uj = u(tk), u(tj)
+                sgb |= ray_bits[r, uk, uj, 0]
+                sgmb |= ray_bits[r, uk, uj, w_count]
                 for w in range(1, w_count):
-                    hi[0, w] |= ray_bits[r, tk, tj, w]
-                    hi[1, w] |= ray_bits[r, tk, tj, w_count + w]
-                nsum = sadd(nsum, ray[r, tk, tj, R_NODES])
-                lsum = sadd(lsum, ray[r, tk, tj, R_LEAVES])
-                hmax = max(hmax, ray[r, tk, tj, R_HEIGHT])
-                agg_and &= ray[r, tk, tj, R_AND]
-                agg_or |= ray[r, tk, tj, R_OR]
+                    hi[0, w] |= ray_bits[r, uk, uj, w]
+                    hi[1, w] |= ray_bits[r, uk, uj, w_count + w]
+                nsum = sadd(nsum, ray[r, uk, uj, R_NODES])
+                lsum = sadd(lsum, ray[r, uk, uj, R_LEAVES])
+                hmax = max(hmax, ray[r, uk, uj, R_HEIGHT])
+                agg_and &= ray[r, uk, uj, R_AND]
+                agg_or |= ray[r, uk, uj, R_OR]
                 cnt += 1
         # ---- values of the cell (SPEC §3–§5) ----
         terminal = cnt == 0
@@ -372,18 +377,19 @@ def _solve_row(
                 continue
             for w in range(2 * w_count):
                 ray_bits[r, kr, j, w] = _ZERO
-            ray_bits[r, kr, j, g >> 6] = _ONE << np.uint64(g & 63)
-            ray_bits[r, kr, j, w_count + (m >> 6)] = _ONE << np.uint64(m & 63)
+            ray_bits[r, kr, j, u(g >> 6)] = _ONE << np.uint64(g & 63)
+            ray_bits[r, kr, j, u(w_count + (m >> 6))] = _ONE << np.uint64(m & 63)
             tk = kr - rays[r, 0]
             tj = j + rays[r, 1]
             if tk >= 0 and tj < rows[tk]:
+                uk, uj = u(tk), u(tj)
                 for w in range(2 * w_count):
-                    ray_bits[r, kr, j, w] |= ray_bits[r, tk, tj, w]
-                ray[r, kr, j, R_NODES] = sadd(nodes, ray[r, tk, tj, R_NODES])
-                ray[r, kr, j, R_LEAVES] = sadd(leaves, ray[r, tk, tj, R_LEAVES])
-                ray[r, kr, j, R_HEIGHT] = max(h, ray[r, tk, tj, R_HEIGHT])
-                ray[r, kr, j, R_AND] = own_and & ray[r, tk, tj, R_AND]
-                ray[r, kr, j, R_OR] = own_or | ray[r, tk, tj, R_OR]
+                    ray_bits[r, kr, j, w] |= ray_bits[r, uk, uj, w]
+                ray[r, kr, j, R_NODES] = sadd(nodes, ray[r, uk, uj, R_NODES])
+                ray[r, kr, j, R_LEAVES] = sadd(leaves, ray[r, uk, uj, R_LEAVES])
+                ray[r, kr, j, R_HEIGHT] = max(h, ray[r, uk, uj, R_HEIGHT])
+                ray[r, kr, j, R_AND] = own_and & ray[r, uk, uj, R_AND]
+                ray[r, kr, j, R_OR] = own_or | ray[r, uk, uj, R_OR]
             else:
                 ray[r, kr, j, R_NODES] = nodes
                 ray[r, kr, j, R_LEAVES] = leaves

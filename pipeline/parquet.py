@@ -10,9 +10,12 @@ the three readers that matter (DuckDB, pyarrow, polars) read every file back to 
 
 The file (Apache Parquet format 2, data pages v1, one row group, one page per column):
 
-* integer columns: ``RLE_DICTIONARY`` — a PLAIN dictionary page of the distinct values in order
-  of first appearance, then their indices in the RLE / bit-packing hybrid. Most columns hold a
-  handful of distinct values (sg, flags-like counts, n), so this is a few bits per record;
+* integer columns: ``RLE_DICTIONARY`` — a PLAIN dictionary page, then the values' indices in
+  the RLE / bit-packing hybrid. A small range of values (sg, height, the partition features:
+  tens of values; at most ``RANGE_DICTIONARY_SPAN``) has the whole range low..high as its
+  dictionary, and its indices ``value - low`` bit-packed without a search for repeats (zstd
+  finds those); a wider one (game-tree counts) a dictionary of the distinct values in order of
+  first appearance, and runs of 8 or more equal indices as RLE runs;
 * boolean columns: ``PLAIN`` (bit-packed, which is Arrow's own bitmap layout: no work);
 * list columns (lists of integers, no nulls): repetition and definition levels in the RLE
   hybrid; elements ``RLE_DICTIONARY`` over the whole range min..max, with indices one or two
@@ -131,6 +134,73 @@ def _rle_capacity(count: int, bit_width: int) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
+def value_range(values):  # pragma: no cover - compiled
+    """(min, max) of a non-empty array, in one pass (numpy's ``min()`` and ``max()`` are two,
+    plus a Python call each: about 2 % of a run's CPU over the columns of a shard; perf)."""
+    low = np.int64(values[0])
+    high = low
+    for i in range(1, values.shape[0]):
+        v = np.int64(values[i])
+        low = min(low, v)
+        high = max(high, v)
+    return low, high
+
+
+@numba.njit(cache=True, nogil=True)
+def range_bitpacked(values, low, bit_width, out, pos):  # pragma: no cover - compiled
+    """Append the indices ``values[i] - low`` (each in [0, 2**bit_width), bit_width ≤ 16) to
+    ``out`` at ``pos`` as bit-packed runs of the RLE hybrid only (up to 63 groups of 8 behind a
+    one-byte header; the last group padded with zeros); returns the new end.
+
+    No search for repeats: the page is compressed with zstd anyway, which finds them, and the
+    search cost more than the packing (a shard's constant column ``n``: 0.6 ns per value for
+    one RLE run). A group of 8 indices is one or two 64-bit words, written out byte by byte.
+    """
+    n = values.shape[0]
+    u = np.uint64
+    lo = np.int64(low)
+    w = u(bit_width)
+    i = 0
+    while i < n:
+        groups = min(63, (n - i + 7) // 8)
+        out[pos] = (groups << 1) | 1
+        pos += 1
+        for g in range(groups):
+            base = i + 8 * g
+            count = min(8, n - base)  # 8 but in the last group
+            acc = u(0)  # indices 0..3 (or all 8 when they fit in 64 bits)
+            acc2 = u(0)  # indices 4..7, at bit 4 * bit_width, when they do not
+            if bit_width <= 8:
+                for k in range(count):
+                    acc |= u(np.int64(values[base + k]) - lo) << (u(k) * w)
+            else:
+                for k in range(min(count, 4)):
+                    acc |= u(np.int64(values[base + k]) - lo) << (u(k) * w)
+                for k in range(4, count):
+                    acc2 |= u(np.int64(values[base + k]) - lo) << (u(k - 4) * w)
+            if bit_width <= 8:
+                for b in range(bit_width):
+                    out[pos + b] = (acc >> u(8 * b)) & u(0xFF)
+            else:
+                # 8 indices are bit_width bytes: the low word's 4 * bit_width bits, then the
+                # high word's, joined at that bit (not always a byte boundary: odd widths)
+                half = u(4) * w
+                for b in range(bit_width):
+                    bit = u(8 * b)
+                    byte = u(0)
+                    if bit < half:
+                        byte = acc >> bit
+                        if bit + u(8) > half:
+                            byte |= acc2 << (half - bit)
+                    else:
+                        byte = acc2 >> (bit - half)
+                    out[pos + b] = byte & u(0xFF)
+            pos += bit_width
+        i += 8 * groups
+    return pos
+
+
+@numba.njit(cache=True, nogil=True)
 def dictionary_indices(values, low, span):  # pragma: no cover - compiled
     """Dictionary (distinct values in order of first appearance) and each value's index.
 
@@ -202,6 +272,20 @@ def integer_page(valid, nullable, indices, bit_width, out):  # pragma: no cover 
 
 
 @numba.njit(cache=True, nogil=True)
+def range_page(values, low, bit_width, nullable, out):  # pragma: no cover - compiled
+    """Body of a data page whose dictionary is the whole range low..high (no nulls): for a
+    nullable column one RLE run of definition level 1, then the indices ``value - low``
+    bit-packed (:func:`range_bitpacked`). Returns its size."""
+    pos = 0
+    if nullable:
+        pos = _put_varint(np.int64(values.shape[0]) << 1, out, 4)
+        out[pos] = 1
+        pos = _close_length(out, 0, pos + 1)
+    out[pos] = bit_width
+    return range_bitpacked(values, low, bit_width, out, pos + 1)
+
+
+@numba.njit(cache=True, nogil=True)
 def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # pragma: no cover
     """Body of a list column's data page (no null lists, no null elements). Returns its size.
 
@@ -220,23 +304,18 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
         entries += max(length, 1)
         empty += length == 0
     # repetition levels: a bitmap (bit e set iff entry e continues its record), copied out as
-    # bit-packed runs of 63 bytes (63 groups of 8 levels) behind one-byte headers
+    # bit-packed runs of 63 bytes (63 groups of 8 levels) behind one-byte headers. Every entry
+    # but a record's first continues it, so the bitmap is all ones but for one bit per record
+    # (an empty list is one entry, its first): per record, not per entry.
     nbytes = (entries + 7) // 8
-    bitmap = np.zeros(nbytes + 1, np.uint8)
+    bitmap = np.full(nbytes + 1, 0xFF, np.uint8)
     e = 0
     for r in range(records):
-        length = offsets[r + 1] - offsets[r]
-        first, last = e + 1, e + length  # entries first..last-1 continue record r
-        while first < last and first & 7:
-            bitmap[first >> 3] |= 1 << (first & 7)
-            first += 1
-        while first + 8 <= last:
-            bitmap[first >> 3] = 0xFF
-            first += 8
-        while first < last:
-            bitmap[first >> 3] |= 1 << (first & 7)
-            first += 1
-        e += max(length, 1)
+        bitmap[e >> 3] &= ~np.uint8(1 << (e & 7))
+        e += max(offsets[r + 1] - offsets[r], 1)
+    if entries & 7:  # the last group's padding: zeros
+        bitmap[entries >> 3] &= np.uint8((1 << (entries & 7)) - 1)
+    bitmap[nbytes] = 0
     pos = 4
     done = 0
     while done < nbytes:
@@ -293,6 +372,31 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
             pos += 1
         i += 8 * groups
     return pos
+
+
+@numba.njit(cache=True, nogil=True)
+def list_entries(offsets):  # pragma: no cover - compiled
+    """Entries of a list column's levels: one per element, and one per empty list."""
+    entries = 0
+    for r in range(offsets.shape[0] - 1):
+        entries += max(offsets[r + 1] - offsets[r], 1)
+    return entries
+
+
+@numba.njit(cache=True, nogil=True)
+def bitmap_all_any(bits, count):  # pragma: no cover - compiled
+    """(all, any) of the first ``count`` bits of a little-endian bitmap (boolean statistics)."""
+    full = count >> 3
+    all_set, any_set = True, False
+    for i in range(full):
+        all_set &= bits[i] == 0xFF
+        any_set |= bits[i] != 0
+    rest = count & 7
+    if rest:
+        last = bits[full] & ((1 << rest) - 1)
+        all_set &= last == (1 << rest) - 1
+        any_set |= last != 0
+    return all_set, any_set
 
 
 def _list_page_capacity(entries: int, elements: int, byte_width: int) -> int:
@@ -424,31 +528,48 @@ def _primitive_values(array: pa.Array, dtype: np.dtype) -> np.ndarray:
     return np.frombuffer(buf, dtype=dtype, count=array.offset + len(array))[array.offset:]
 
 
+#: Widest range of values whose dictionary is the whole range (``range_page``): its dictionary page
+#: has one entry per value of the range, used or not, so it is kept for small ranges (sg, height,
+#: the partition features: tens of values), and the game-tree counts keep a dictionary of the
+#: values that occur.
+RANGE_DICTIONARY_SPAN = 1 << 12
+
+
 def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> _Chunk:
     ptype = _INT64 if bits == 64 else _INT32
     values = _primitive_values(array, np.dtype(f"int{bits}"))
     nulls = array.null_count
     if nulls and not nullable:
         raise TypeError(f"column {name!r} is declared not null but holds nulls")
-    valid = np.ones(0, np.uint8)
-    if nullable:
-        if nulls:
-            mask = array.is_valid().to_numpy(zero_copy_only=False)
-            valid, values = mask.view(np.uint8), values[mask]
-        else:
-            valid = np.ones(len(array), np.uint8)
     chunk = _Chunk([name], ptype, len(array), [_PLAIN, _RLE, _RLE_DICTIONARY])
+    if nulls:
+        mask = array.is_valid().to_numpy(zero_copy_only=False)
+        valid, values = mask.view(np.uint8), values[mask]
     if len(values):
-        low, high = int(values.min()), int(values.max())
-        span = high - low + 1  # Python ints: no overflow at the int64 extremes
-        indices, distinct = dictionary_indices(values, low, span if span < 1 << 62 else 0)
+        low, high = (int(v) for v in value_range(values))
     else:
         low = high = None
-        indices, distinct = np.zeros(0, np.int32), np.zeros(0, np.int64)
-    bit_width = max(1, int(len(distinct) - 1).bit_length())
-    _dictionary_page(chunk, distinct)
-    out = np.empty(_rle_capacity(len(valid), 1) + 5 + _rle_capacity(len(indices), bit_width), np.uint8)
-    size = integer_page(valid, nullable, indices, bit_width, out)
+    span = high - low + 1 if low is not None else 0  # Python ints: no overflow at the extremes
+    if not nulls and 0 < span <= min(RANGE_DICTIONARY_SPAN, 2 * len(values) + 64):
+        # The dictionary is low..high and an index is value - low: no lookup per value.
+        bit_width = max(1, (span - 1).bit_length())
+        _dictionary_page(chunk, np.arange(low, high + 1))
+        out = np.empty(5 + 4 + _rle_capacity(len(values), bit_width), np.uint8)
+        size = range_page(values, low, bit_width, nullable, out)
+    else:
+        if span:
+            indices, distinct = dictionary_indices(values, low, span if span < 1 << 62 else 0)
+        else:
+            indices, distinct = np.zeros(0, np.int32), np.zeros(0, np.int64)
+        if not nullable:
+            valid = np.ones(0, np.uint8)
+        elif not nulls:
+            valid = np.ones(len(array), np.uint8)
+        bit_width = max(1, int(len(distinct) - 1).bit_length())
+        _dictionary_page(chunk, distinct)
+        out = np.empty(_rle_capacity(len(valid), 1) + 5 + _rle_capacity(len(indices), bit_width),
+                       np.uint8)
+        size = integer_page(valid, nullable, indices, bit_width, out)
     chunk.page(_DATA_PAGE, out[:size], len(array), _RLE_DICTIONARY)
     chunk.stats = _stats(ptype, low, high, nulls)
     return chunk
@@ -465,8 +586,8 @@ def _boolean_chunk(name: str, array: pa.Array) -> _Chunk:
     chunk = _Chunk([name], _BOOLEAN, len(array), [_PLAIN, _RLE])
     chunk.page(_DATA_PAGE, bits, len(array), _PLAIN)
     if len(array):
-        unpacked = np.unpackbits(bits, count=len(array), bitorder="little")
-        chunk.stats = _stats(_BOOLEAN, bool(unpacked.all()), bool(unpacked.any()), 0)
+        all_set, any_set = bitmap_all_any(bits, len(array))
+        chunk.stats = _stats(_BOOLEAN, bool(all_set), bool(any_set), 0)
     else:
         chunk.stats = _stats(_BOOLEAN, None, None, 0)
     return chunk
@@ -479,14 +600,13 @@ def _list_chunk(name: str, array: pa.Array, field: pa.Field, bits: int) -> _Chun
     offsets = array.offsets.to_numpy()
     elements = _primitive_values(array.values, np.dtype(f"int{bits}"))
     used = elements[offsets[0] : offsets[-1]]
-    low, high = (int(used.min()), int(used.max())) if len(used) else (0, 0)
+    low, high = (int(v) for v in value_range(used)) if len(used) else (0, 0)
     if high - low >= 1 << 16:
         raise TypeError(f"list column {name!r}: elements span more than 2**16 values (not supported)")
     byte_width = 1 if high - low < 256 else 2
     empty_def = int(field.nullable)  # an empty list: defined down to the list itself
     max_def = empty_def + 1 + int(field.type.value_field.nullable)
-    lengths = np.diff(offsets)
-    entries = int(np.maximum(lengths, 1).sum()) if len(lengths) else 0
+    entries = list_entries(offsets)
     chunk = _Chunk([name, "list", "element"], ptype, entries, [_PLAIN, _RLE, _RLE_DICTIONARY])
     _dictionary_page(chunk, np.arange(low, high + 1))
     out = np.empty(_list_page_capacity(entries, len(used), byte_width), np.uint8)

@@ -144,6 +144,27 @@ def test_bit_widths_up_to_18_and_wide_int64_dictionaries(tmp_path):
     assert got == (int(wide.astype(object).sum()), 299_999 * 300_000 // 2, 1)
 
 
+@pytest.mark.parametrize("span", [1, 2, 3, 17, 255, 256, 257, 300, 511, 1025, 3001, 4096, 4097])
+@pytest.mark.parametrize("nullable", [False, True])
+def test_range_dictionaries_of_every_index_width(tmp_path, span, nullable):
+    """Small ranges get the whole range as dictionary and bit-packed indices of 1–12 bits
+    (two 64-bit words per group of 8 beyond 8 bits, joined inside a byte for odd widths); a
+    span beyond RANGE_DICTIONARY_SPAN (4097) takes the dictionary of distinct values. Record
+    counts that end inside a group and inside a 63-group run; every value of the range occurs."""
+    from pipeline.parquet import RANGE_DICTIONARY_SPAN
+
+    assert RANGE_DICTIONARY_SPAN == 4096
+    rng = np.random.default_rng(span)
+    for count in (span, 8 * 63 + 5, 3 * span + 7):
+        values = np.r_[np.arange(span), rng.integers(0, span, max(count - span, 0))] - span // 3
+        rng.shuffle(values)
+        for typ, dtype in ((pa.int16(), np.int16), (pa.int32(), np.int32), (pa.int64(), np.int64)):
+            table = pa.Table.from_arrays([pa.array(values.astype(dtype), typ)],
+                                         schema=pa.schema([pa.field("x", typ, nullable=nullable)]))
+            write_table(table, tmp_path / "r.parquet")
+            read_back(table, tmp_path / "r.parquet")
+
+
 @pytest.mark.parametrize("elements", [0, 1, 503, 504, 505, 1008, 5000])
 def test_repetition_levels_at_the_63_group_boundaries(tmp_path, elements):
     """One bit-packed run carries 504 levels: lists totalling around multiples of it."""

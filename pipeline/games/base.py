@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import numba
 import numpy as np
 import pyarrow as pa
 
@@ -63,14 +64,69 @@ def pool_array(count: int, dtype: type | np.dtype, rows: int = 0) -> np.ndarray:
     return values.reshape(rows, count) if rows else values
 
 
+@numba.njit(cache=True, nogil=True)
+def _narrow(values, out, limit):  # pragma: no cover - compiled
+    """Copy ``values`` into the narrower ``out``; False (``out`` unfinished) if one is beyond
+    ``limit``. One pass, where Arrow's checked cast and numpy's ``max()`` took two."""
+    for i in range(values.shape[0]):
+        v = values[i]
+        if v > limit:
+            return False
+        out[i] = v
+    return True
+
+
+def narrow_array(values: np.ndarray, dtype: type, what: str) -> pa.Array:
+    """``values`` (non-negative) as an Arrow array of the narrower ``dtype``; a value beyond it
+    raises (``what`` names it), instead of wrapping around."""
+    out = pool_array(values.shape[0], dtype)
+    if not _narrow(values, out, np.iinfo(dtype).max):
+        raise RuntimeError(f"{what} beyond the {np.dtype(dtype).name} column")
+    return pa.array(out)
+
+
 def list_array(values: np.ndarray, offsets: np.ndarray, value_type: pa.DataType) -> pa.Array:
     """An Arrow list column from flat values and offsets (no copy of the per-record structure)."""
-    return pa.ListArray.from_arrays(pa.array(offsets).cast(pa.int32()), pa.array(values, type=value_type))
+    return pa.ListArray.from_arrays(narrow_array(offsets, np.int32, "a list offset"),
+                                    pa.array(values, type=value_type))
+
+
+@numba.njit(cache=True, nogil=True)
+def _any_negative(values):  # pragma: no cover - compiled
+    for i in range(values.shape[0]):
+        if values[i] < 0:
+            return True
+    return False
 
 
 def nullable_count(values: np.ndarray) -> pa.Array:
-    """Game-tree counts: negative marks a value beyond 2**63 - 1, stored as NULL (SPEC §4)."""
+    """Game-tree counts: negative marks a value beyond 2**63 - 1, stored as NULL (SPEC §4).
+    Without one (nearly every shard) the array is the kernel's memory, with no null mask made."""
+    if not _any_negative(values):
+        return pa.array(values, type=pa.int64())
     return pa.array(values, type=pa.int64(), mask=values < 0)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pack_bits(flags, out):  # pragma: no cover - compiled
+    """Each row of ``flags`` (0 or 1 per record) as a little-endian bitmap, a row of ``out``."""
+    records = flags.shape[1]
+    for f in range(flags.shape[0]):
+        for b in range(out.shape[1]):
+            byte = 0
+            for k in range(min(8, records - 8 * b)):
+                byte |= np.int64(flags[f, 8 * b + k] != 0) << k
+            out[f, b] = byte
+
+
+def flag_arrays(flags: np.ndarray) -> list[pa.Array]:
+    """The rows of a kernel's flags (one per CGH flag, a bool per record) as Arrow boolean
+    arrays, packed into bitmaps here (Arrow's conversion of numpy booleans took about 1 % of a
+    run's CPU, perf)."""
+    records = flags.shape[1]
+    bitmaps = pool_array((records + 7) // 8, np.uint8, rows=flags.shape[0])
+    _pack_bits(flags, bitmaps)
+    return [pa.Array.from_buffers(pa.bool_(), records, [None, pa.py_buffer(row)]) for row in bitmaps]
 
 
 def common_columns(n: int, out: tuple[np.ndarray, ...],
@@ -86,8 +142,8 @@ def common_columns(n: int, out: tuple[np.ndarray, ...],
     (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
      num_parts, largest, durfee, rank, distinct) = out[:16]
     records = sg.shape[0]
-    if records and (sg.max() > 32767 or sgm.max() > 32767):
-        raise RuntimeError(f"n={n}: a Sprague-Grundy value beyond the int16 column")
+    sg_column = narrow_array(sg, np.int16, f"n={n}: a Sprague-Grundy value")
+    sgm_column = narrow_array(sgm, np.int16, f"n={n}: a misère Sprague-Grundy value")
     if partition_columns is None:
         partition_columns = {
             "n": pa.array(np.full(records, n, np.int16)),
@@ -106,13 +162,13 @@ def common_columns(n: int, out: tuple[np.ndarray, ...],
     return [
         p["n"],
         p["parts"],
-        pa.array(sg).cast(pa.int16()),  # Arrow's casts allocate from its pool, and check the range
-        pa.array(sgm).cast(pa.int16()),
+        sg_column,
+        sgm_column,
         nullable_count(nodes),
         nullable_count(leaves),
         pa.array(states),
-        pa.array(height).cast(pa.int32()),
-        *(pa.array(flags[f]) for f in range(6)),
+        narrow_array(height, np.int32, f"n={n}: a longest play"),
+        *flag_arrays(flags),
         p["num_parts"],
         p["largest"],
         p["durfee"],

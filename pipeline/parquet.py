@@ -201,19 +201,21 @@ def range_bitpacked(values, low, bit_width, out, pos):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
-def dictionary_indices(values, low, span):  # pragma: no cover - compiled
-    """Dictionary (distinct values in order of first appearance) and each value's index.
+def dictionary_indices(values, low, span, indices, distinct, keys, slots):  # pragma: no cover
+    """Dictionary (distinct values in order of first appearance) into ``distinct`` and each
+    value's index into ``indices``; returns the number of distinct values.
 
     A small range (``span`` = max − min + 1 values from ``low``; 0 if wider than 2**62) is
-    indexed by a direct table, a wide one (game-tree counts) by an open-addressing hash table of
-    twice the values' count.
+    indexed by a direct table (``slots``, at least ``span`` long), a wide one (game-tree counts)
+    by an open-addressing hash table (``keys`` and ``slots``, a power of two at least twice the
+    values' count). The caller allocates them (:func:`_dictionary_scratch`), from Arrow's pool:
+    fresh pages for these megabytes per column were a visible share of a run's page faults.
     """
     n = values.shape[0]
-    indices = np.empty(n, np.int32)
-    distinct = np.empty(n, np.int64)
     d = 0
     if 0 < span <= 2 * n + 1024:
-        table = np.full(span, -1, np.int32)
+        table = slots[:span]
+        table[:] = -1
         for i in range(n):
             k = np.int64(values[i]) - low
             slot = table[k]
@@ -224,12 +226,9 @@ def dictionary_indices(values, low, span):  # pragma: no cover - compiled
                 d += 1
             indices[i] = slot
     else:
-        cap = 64
-        while cap < 2 * n:
-            cap <<= 1
+        cap = slots.shape[0]
         mask = cap - 1
-        keys = np.empty(cap, np.int64)
-        slots = np.full(cap, -1, np.int32)
+        slots[:] = -1
         for i in range(n):
             v = np.int64(values[i])
             h = ((v * np.int64(-7046029254386353131)) >> 29) & mask
@@ -241,7 +240,26 @@ def dictionary_indices(values, low, span):  # pragma: no cover - compiled
                 distinct[d] = v
                 d += 1
             indices[i] = slots[h]
-    return indices, distinct[:d]
+    return d
+
+
+def _pool_empty(count: int, dtype: type | np.dtype) -> np.ndarray:
+    """An uninitialised array in Arrow's memory pool, which keeps freed pages for the next
+    shard (numpy's large arrays are fresh pages from the OS, each one faulted and zeroed)."""
+    dt = np.dtype(dtype)
+    return np.frombuffer(pa.allocate_buffer(max(count, 1) * dt.itemsize), dtype=dt, count=count)
+
+
+def _dictionary_scratch(count: int, span: int) -> tuple[np.ndarray, ...]:
+    """The arrays :func:`dictionary_indices` fills, for ``count`` values spanning ``span``."""
+    if 0 < span <= 2 * count + 1024:
+        cap = span
+    else:
+        cap = 64
+        while cap < 2 * count:
+            cap <<= 1
+    return (_pool_empty(count, np.int32), _pool_empty(count, np.int64),
+            _pool_empty(cap, np.int64), _pool_empty(cap, np.int32))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -261,12 +279,25 @@ def _put_prefixed_levels(levels, bit_width, out, pos):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
+def _put_all_defined(count, out, pos):  # pragma: no cover - compiled
+    """The definition levels of a nullable column without nulls: one RLE run of ``count``
+    1s (bit width 1), after its 4-byte length."""
+    end = _put_varint(np.int64(count) << 1, out, pos + 4)
+    out[end] = 1
+    return _close_length(out, pos, end + 1)
+
+
+@numba.njit(cache=True, nogil=True)
 def integer_page(valid, nullable, indices, bit_width, out):  # pragma: no cover - compiled
     """Body of a dictionary-encoded data page: definition levels (nullable columns: 1 = value,
-    0 = null), the indices' bit width, then the indices in the RLE hybrid. Returns its size."""
+    0 = null; ``valid`` empty for a column without nulls), the indices' bit width, then the
+    indices in the RLE hybrid. Returns its size."""
     pos = 0
     if nullable:
-        pos = _put_prefixed_levels(valid, 1, out, pos)
+        if valid.shape[0] == 0 and indices.shape[0] > 0:
+            pos = _put_all_defined(indices.shape[0], out, pos)
+        else:
+            pos = _put_prefixed_levels(valid, 1, out, pos)
     out[pos] = bit_width
     return rle_hybrid(indices, bit_width, out, pos + 1)
 
@@ -276,11 +307,7 @@ def range_page(values, low, bit_width, nullable, out):  # pragma: no cover - com
     """Body of a data page whose dictionary is the whole range low..high (no nulls): for a
     nullable column one RLE run of definition level 1, then the indices ``value - low``
     bit-packed (:func:`range_bitpacked`). Returns its size."""
-    pos = 0
-    if nullable:
-        pos = _put_varint(np.int64(values.shape[0]) << 1, out, 4)
-        out[pos] = 1
-        pos = _close_length(out, 0, pos + 1)
+    pos = _put_all_defined(values.shape[0], out, 0) if nullable else 0
     out[pos] = bit_width
     return range_bitpacked(values, low, bit_width, out, pos + 1)
 
@@ -303,28 +330,27 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
         length = offsets[r + 1] - offsets[r]
         entries += max(length, 1)
         empty += length == 0
-    # repetition levels: a bitmap (bit e set iff entry e continues its record), copied out as
-    # bit-packed runs of 63 bytes (63 groups of 8 levels) behind one-byte headers. Every entry
-    # but a record's first continues it, so the bitmap is all ones but for one bit per record
-    # (an empty list is one entry, its first): per record, not per entry.
+    # repetition levels: a bitmap (bit e set iff entry e continues its record) in bit-packed
+    # runs of 63 bytes (63 groups of 8 levels) behind one-byte headers, written in place. Every
+    # entry but a record's first continues it, so the bytes start as all ones and one bit per
+    # record is cleared (an empty list is one entry, its first): work per record, not per entry.
     nbytes = (entries + 7) // 8
-    bitmap = np.full(nbytes + 1, 0xFF, np.uint8)
-    e = 0
-    for r in range(records):
-        bitmap[e >> 3] &= ~np.uint8(1 << (e & 7))
-        e += max(offsets[r + 1] - offsets[r], 1)
-    if entries & 7:  # the last group's padding: zeros
-        bitmap[entries >> 3] &= np.uint8((1 << (entries & 7)) - 1)
-    bitmap[nbytes] = 0
     pos = 4
     done = 0
     while done < nbytes:
         run = min(63, nbytes - done)
         out[pos] = (run << 1) | 1
-        pos += 1
-        out[pos : pos + run] = bitmap[done : done + run]
-        pos += run
+        out[pos + 1 : pos + 1 + run] = 0xFF
+        pos += 1 + run
         done += run
+    e = 0
+    for r in range(records):
+        b = e >> 3
+        out[5 + (b // 63) * 64 + b % 63] &= ~np.uint8(1 << (e & 7))
+        e += max(offsets[r + 1] - offsets[r], 1)
+    if entries & 7:  # the last group's padding: zeros
+        b = entries >> 3
+        out[5 + (b // 63) * 64 + b % 63] &= np.uint8((1 << (entries & 7)) - 1)
     _close_length(out, 0, pos)
     # definition levels
     level_width = 1 if max_def < 2 else 2
@@ -554,21 +580,18 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> _Ch
         # The dictionary is low..high and an index is value - low: no lookup per value.
         bit_width = max(1, (span - 1).bit_length())
         _dictionary_page(chunk, np.arange(low, high + 1))
-        out = np.empty(5 + 4 + _rle_capacity(len(values), bit_width), np.uint8)
+        out = _pool_empty(5 + 4 + _rle_capacity(len(values), bit_width), np.uint8)
         size = range_page(values, low, bit_width, nullable, out)
     else:
-        if span:
-            indices, distinct = dictionary_indices(values, low, span if span < 1 << 62 else 0)
-        else:
-            indices, distinct = np.zeros(0, np.int32), np.zeros(0, np.int64)
-        if not nullable:
-            valid = np.ones(0, np.uint8)
-        elif not nulls:
-            valid = np.ones(len(array), np.uint8)
+        span = span if span < 1 << 62 else 0
+        indices, distinct, keys, slots = _dictionary_scratch(len(values), span)
+        distinct = distinct[:dictionary_indices(values, low or 0, span, indices, distinct, keys, slots)]
+        if not nulls:
+            valid = np.ones(0, np.uint8)  # a nullable column: one run of 1s (integer_page)
         bit_width = max(1, int(len(distinct) - 1).bit_length())
         _dictionary_page(chunk, distinct)
-        out = np.empty(_rle_capacity(len(valid), 1) + 5 + _rle_capacity(len(indices), bit_width),
-                       np.uint8)
+        out = _pool_empty(_rle_capacity(len(valid), 1) + 15 + _rle_capacity(len(indices), bit_width),
+                          np.uint8)
         size = integer_page(valid, nullable, indices, bit_width, out)
     chunk.page(_DATA_PAGE, out[:size], len(array), _RLE_DICTIONARY)
     chunk.stats = _stats(ptype, low, high, nulls)

@@ -201,6 +201,13 @@ def range_bitpacked(values, low, bit_width, out, pos):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
+def direct_table_fits(count, span):  # pragma: no cover - compiled
+    """Whether ``count`` values spanning ``span`` (0: too wide) are indexed by a direct table
+    of the span rather than a hash table."""
+    return 0 < span <= 2 * count + 1024
+
+
+@numba.njit(cache=True, nogil=True)
 def dictionary_indices(values, low, span, indices, distinct, keys, slots):  # pragma: no cover
     """Dictionary (distinct values in order of first appearance) into ``distinct`` and each
     value's index into ``indices``; returns the number of distinct values.
@@ -213,7 +220,7 @@ def dictionary_indices(values, low, span, indices, distinct, keys, slots):  # pr
     """
     n = values.shape[0]
     d = 0
-    if 0 < span <= 2 * n + 1024:
+    if direct_table_fits(n, span):
         table = slots[:span]
         table[:] = -1
         for i in range(n):
@@ -252,7 +259,7 @@ def _pool_empty(count: int, dtype: type | np.dtype) -> np.ndarray:
 
 def _dictionary_scratch(count: int, span: int) -> tuple[np.ndarray, ...]:
     """The arrays :func:`dictionary_indices` fills, for ``count`` values spanning ``span``."""
-    if 0 < span <= 2 * count + 1024:
+    if direct_table_fits(count, span):
         cap = span
     else:
         cap = 64
@@ -313,6 +320,22 @@ def range_page(values, low, bit_width, nullable, out):  # pragma: no cover - com
 
 
 @numba.njit(cache=True, nogil=True)
+def list_entries(offsets):  # pragma: no cover - compiled
+    """Entries of a list column's levels: one per element, and one per empty list."""
+    entries = 0
+    for r in range(offsets.shape[0] - 1):
+        entries += max(offsets[r + 1] - offsets[r], 1)
+    return entries
+
+
+@numba.njit(cache=True, inline="always")
+def _bitmap_byte(b):  # pragma: no cover - compiled
+    """Where byte ``b`` of the repetition bitmap lies in a list page: after the levels' 4-byte
+    length, in runs of a one-byte header and 63 bytes."""
+    return 5 + (b // 63) * 64 + b % 63
+
+
+@numba.njit(cache=True, nogil=True)
 def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # pragma: no cover
     """Body of a list column's data page (no null lists, no null elements). Returns its size.
 
@@ -324,12 +347,8 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
     """
     records = offsets.shape[0] - 1
     base = offsets[0]
-    entries = 0
-    empty = 0
-    for r in range(records):
-        length = offsets[r + 1] - offsets[r]
-        entries += max(length, 1)
-        empty += length == 0
+    entries = list_entries(offsets)
+    empty = entries - (offsets[records] - base)  # an empty list is an entry without an element
     # repetition levels: a bitmap (bit e set iff entry e continues its record) in bit-packed
     # runs of 63 bytes (63 groups of 8 levels) behind one-byte headers, written in place. Every
     # entry but a record's first continues it, so the bytes start as all ones and one bit per
@@ -345,12 +364,10 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
         done += run
     e = 0
     for r in range(records):
-        b = e >> 3
-        out[5 + (b // 63) * 64 + b % 63] &= ~np.uint8(1 << (e & 7))
+        out[_bitmap_byte(e >> 3)] &= ~np.uint8(1 << (e & 7))
         e += max(offsets[r + 1] - offsets[r], 1)
     if entries & 7:  # the last group's padding: zeros
-        b = entries >> 3
-        out[5 + (b // 63) * 64 + b % 63] &= np.uint8((1 << (entries & 7)) - 1)
+        out[_bitmap_byte(entries >> 3)] &= np.uint8((1 << (entries & 7)) - 1)
     _close_length(out, 0, pos)
     # definition levels
     level_width = 1 if max_def < 2 else 2
@@ -398,15 +415,6 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
             pos += 1
         i += 8 * groups
     return pos
-
-
-@numba.njit(cache=True, nogil=True)
-def list_entries(offsets):  # pragma: no cover - compiled
-    """Entries of a list column's levels: one per element, and one per empty list."""
-    entries = 0
-    for r in range(offsets.shape[0] - 1):
-        entries += max(offsets[r + 1] - offsets[r], 1)
-    return entries
 
 
 @numba.njit(cache=True, nogil=True)
@@ -568,6 +576,7 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> _Ch
     if nulls and not nullable:
         raise TypeError(f"column {name!r} is declared not null but holds nulls")
     chunk = _Chunk([name], ptype, len(array), [_PLAIN, _RLE, _RLE_DICTIONARY])
+    valid = np.ones(0, np.uint8)  # no nulls: a nullable column's levels are one run of 1s
     if nulls:
         mask = array.is_valid().to_numpy(zero_copy_only=False)
         valid, values = mask.view(np.uint8), values[mask]
@@ -586,8 +595,6 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> _Ch
         span = span if span < 1 << 62 else 0
         indices, distinct, keys, slots = _dictionary_scratch(len(values), span)
         distinct = distinct[:dictionary_indices(values, low or 0, span, indices, distinct, keys, slots)]
-        if not nulls:
-            valid = np.ones(0, np.uint8)  # a nullable column: one run of 1s (integer_page)
         bit_width = max(1, int(len(distinct) - 1).bit_length())
         _dictionary_page(chunk, distinct)
         out = _pool_empty(_rle_capacity(len(valid), 1) + 15 + _rle_capacity(len(indices), bit_width),

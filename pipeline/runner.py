@@ -433,7 +433,7 @@ def run(
             serial.append(([game], chain))
     shards: list[Task] = [(games_of, [(n, k, size)]) for (_, n, k, size), games_of in groups.items()]
     # Serial chains first (they are long), then shards, largest n first, for a short tail.
-    shards.sort(key=lambda task: -task[1][0][0])
+    shards.sort(key=_shard_order)
 
     bars = _progress_bars(games, totals, progress)
     by_id = {g.game_id: g for g in games}
@@ -467,6 +467,16 @@ def run(
         store.tidy_staging()
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _shard_order(task: Task) -> tuple[int, int]:
+    """Sort key of a shard task: largest n first (a (game, n) finishes early and the last
+    shards are small), and within an n the largest shards first, so that the threads end
+    together (the longest-processing-time rule): a shard's records where its game tells them
+    (``shard_records``), else its position."""
+    games, [(n, shard, size)] = task
+    records = getattr(games[0], "shard_records", None)
+    return -n, -records(n, shard, size) if records is not None else shard
 
 
 _THREAD_DONE = object()  # a solver thread's last message

@@ -49,6 +49,13 @@ class Game(Protocol):
     # total is n, so that a game that keeps state across totals (Slow SetNim) allocates it once.
 
 
+#: A byte that every new :func:`pool_array` is filled with, or None (a run: no fill). The tests set
+#: it (tests/conftest.py): the pool hands back memory that held an earlier shard's values, so a
+#: kernel that left an output slot unwritten could pass a comparison by luck, and did (a planted
+#: unwritten conjugate entry, session 13, got through the reference comparison).
+POISON_BYTE: int | None = None
+
+
 def pool_array(count: int, dtype: type | np.dtype, rows: int = 0) -> np.ndarray:
     """An uninitialised array (``count`` values, or ``rows`` × ``count``) in Arrow's memory pool,
     for a kernel's output columns, which the kernel writes in full.
@@ -61,6 +68,8 @@ def pool_array(count: int, dtype: type | np.dtype, rows: int = 0) -> np.ndarray:
     dt = np.dtype(dtype)
     total = count * max(rows, 1)
     values = np.frombuffer(pa.allocate_buffer(max(total, 1) * dt.itemsize), dtype=dt, count=total)
+    if POISON_BYTE is not None:
+        values.view(np.uint8)[:] = POISON_BYTE
     return values.reshape(rows, count) if rows else values
 
 

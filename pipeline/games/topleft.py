@@ -376,7 +376,7 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
             if new_ids < 0:
                 return -1
             push_row(k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
-                     parts_rev)
+                     parts_rev, False)
         st[0] = base
         st[1] = base
         st[2] = 0
@@ -407,7 +407,7 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
                 if new_ids < 0:
                     return -1
                 push_row(kr, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
-                         parts_rev)
+                         parts_rev, sums[kr + 1] == n)
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]

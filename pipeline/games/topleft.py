@@ -48,6 +48,8 @@ from pipeline.games.cgh import ALL_AND, sadd, summarize
 from pipeline.games.moveset import (
     EMPTY_AND,
     EMPTY_OR,
+    FEATURE_BLOCK,
+    clear_feature_slack,
     emit_features,
     intern,
     push_row,
@@ -280,9 +282,9 @@ def walk_arrays(size):  # pragma: no cover
         np.zeros(size, dtype=np.int64),  # distinct_below
         np.zeros(size, dtype=np.int64),  # gap_below
         np.zeros(size, dtype=np.int64),  # entries_below
-        np.zeros((size, size), dtype=np.int16),  # conj_rows
+        np.zeros((size, size + FEATURE_BLOCK), dtype=np.int16),  # conj_rows
         np.zeros(size, dtype=np.int64),  # sizes_below
-        np.zeros(size, dtype=np.int16),  # parts_rev
+        np.zeros(size + FEATURE_BLOCK, dtype=np.int16),  # parts_rev
     )
 
 
@@ -334,8 +336,11 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
         one[O_NSUM, i + 1] = one[O_NSUM, i] + 1 + one[O_NODES, i]
     for i in range(n - 1, -1, -1):
         one[O_HMAX, i] = max(one[O_HMAX, i + 1], i + 1 + one[O_HEIGHT, i])
-    return _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off,
-                 combine, cls, count, walk_arrays(size))
+    rec = _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off,
+                combine, cls, count, walk_arrays(size))
+    if features and rec >= 0:
+        clear_feature_slack(out[7], out[8], out[9], out[10], rec)
+    return rec
 
 
 # _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it

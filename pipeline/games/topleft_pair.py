@@ -37,6 +37,7 @@ from pipeline.games.moveset import (
     EMPTY_OR,
     _output_arrays,
     board_table,
+    clear_feature_slack,
     emit_features,
     intern,
     push_row,
@@ -317,8 +318,10 @@ def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d)
             one[b + O_HMAX, i] = max(one[b + O_HMAX, i + 1], i + 1 + one[b + O_HEIGHT, i])
     tables = (tab, row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d,
               comb_d, cnt_d)
-    return _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables,
-                 walk_arrays(size))
+    rec = _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk_arrays(size))
+    if features and rec >= 0:
+        clear_feature_slack(out_l[7], out_l[8], out_l[9], out_l[10], rec)
+    return rec
 
 
 # _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it

@@ -427,13 +427,15 @@ def _blocks(count):  # pragma: no cover
 
 
 @numba.njit(cache=True, inline="always")
-def clear_feature_slack(out_parts, out_parts_off, out_conj, out_conj_off, records):  # pragma: no cover
-    """Zero what the last record's blocks left past the parts and conjugate values, so that a
-    shard's output arrays are a function of the shard alone."""
-    for i in range(out_parts_off[records], out_parts.shape[0]):
-        out_parts[i] = 0
-    for i in range(out_conj_off[records], out_conj.shape[0]):
-        out_conj[i] = 0
+def clear_feature_slack(out, records):  # pragma: no cover
+    """Zero what the last record's blocks left past the parts and conjugate values of ``out``
+    (the arrays of :func:`_output_arrays`), so that a shard's output arrays are a function of
+    the shard alone."""
+    parts, parts_off, conj, conj_off = out[7], out[8], out[9], out[10]
+    for i in range(parts_off[records], parts.shape[0]):
+        parts[i] = 0
+    for i in range(conj_off[records], conj.shape[0]):
+        conj[i] = 0
 
 
 @numba.njit(cache=True, inline="always")
@@ -459,7 +461,7 @@ def push_features(k, rows, conj_rows, sizes_below, parts_rev, completes):  # pra
             prev = u(k - 1)
             for c in range(_blocks(below)):
                 conj_rows[uk, c] = conj_rows[prev, c] + 1
-        for c in range(u(below), u(below) + _blocks(rows[k] - below)):  # after: past below
+        for c in range(u(below), u(below) + _blocks(rows[k] - below)):  # over the junk past below
             conj_rows[uk, c] = 1
     sizes_below[k + 1] = sizes_below[k] + (1 if rows[k] != below else 0)
     parts_rev[parts_rev.shape[0] - FEATURE_BLOCK - 1 - k] = rows[k]
@@ -513,7 +515,7 @@ def emit_features(
         kb = kt - u(1)
         for c in range(_blocks(below)):
             out_conj[dst + c] = conj_rows[kb, c] + 1
-    for c in range(u(below), u(below) + _blocks(largest - below)):  # after: past below
+    for c in range(u(below), u(below) + _blocks(largest - below)):  # over the junk past below
         out_conj[dst + c] = 1
     cpos += largest
     out_conj_off[r + u(1)] = cpos
@@ -670,7 +672,7 @@ def solve_moveset(
                 )
             rec += 1
     if features:
-        clear_feature_slack(out_parts, out_parts_off, out_conj, out_conj_off, rec)
+        clear_feature_slack(out, rec)
     return rec
 
 

@@ -32,7 +32,10 @@ which lay on the chain of class lookups along a row (see :func:`_pair`). The wal
 
 Measured at n = 72 on one thread (kernel alone, ``benchmarks/bench.py``): 228–240 ns per record
 against about 500 for the general kernel (session 11; 235–280 before ``_walk``); the
-naive sg-only baseline of ``benchmarks/`` takes 150–165.
+naive sg-only baseline of ``benchmarks/`` takes 150–165. Session 13, on a faster day of the
+VM: 140–147 ns with the record features written in blocks (170–172 before, the same day),
+against 340–385 for the general kernel and 115–117 for the naive baseline; about 118 of the
+140 are the game, the rest the features (parts, conjugate, …).
 
 >>> from pipeline.games import get_game
 >>> get_game("lctr").solve_shard(3, 0, 16).to_pydict()["sg"]   # (1,1,1), (2,1), (3)
@@ -339,7 +342,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
     rec = _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off,
                 combine, cls, count, walk_arrays(size))
     if features and rec >= 0:
-        clear_feature_slack(out[7], out[8], out[9], out[10], rec)
+        clear_feature_slack(out, rec)
     return rec
 
 

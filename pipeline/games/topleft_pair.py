@@ -320,7 +320,7 @@ def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d)
               comb_d, cnt_d)
     rec = _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk_arrays(size))
     if features and rec >= 0:
-        clear_feature_slack(out_l[7], out_l[8], out_l[9], out_l[10], rec)
+        clear_feature_slack(out_l, rec)
     return rec
 
 

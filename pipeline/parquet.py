@@ -50,6 +50,8 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from pipeline.memory import pool_array
+
 # Parquet's enums (parquet.thrift).
 _BOOLEAN, _INT32, _INT64 = 0, 1, 2
 _REQUIRED, _OPTIONAL, _REPEATED = 0, 1, 2
@@ -250,13 +252,6 @@ def dictionary_indices(values, low, span, indices, distinct, keys, slots):  # pr
     return d
 
 
-def _pool_empty(count: int, dtype: type | np.dtype) -> np.ndarray:
-    """An uninitialised array in Arrow's memory pool, which keeps freed pages for the next
-    shard (numpy's large arrays are fresh pages from the OS, each one faulted and zeroed)."""
-    dt = np.dtype(dtype)
-    return np.frombuffer(pa.allocate_buffer(max(count, 1) * dt.itemsize), dtype=dt, count=count)
-
-
 def _dictionary_scratch(count: int, span: int) -> tuple[np.ndarray, ...]:
     """The arrays :func:`dictionary_indices` fills, for ``count`` values spanning ``span``."""
     if direct_table_fits(count, span):
@@ -265,8 +260,8 @@ def _dictionary_scratch(count: int, span: int) -> tuple[np.ndarray, ...]:
         cap = 64
         while cap < 2 * count:
             cap <<= 1
-    return (_pool_empty(count, np.int32), _pool_empty(count, np.int64),
-            _pool_empty(cap, np.int64), _pool_empty(cap, np.int32))
+    return (pool_array(count, np.int32), pool_array(count, np.int64),
+            pool_array(cap, np.int64), pool_array(cap, np.int32))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -589,7 +584,7 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> _Ch
         # The dictionary is low..high and an index is value - low: no lookup per value.
         bit_width = max(1, (span - 1).bit_length())
         _dictionary_page(chunk, np.arange(low, high + 1))
-        out = _pool_empty(5 + 4 + _rle_capacity(len(values), bit_width), np.uint8)
+        out = pool_array(5 + 4 + _rle_capacity(len(values), bit_width), np.uint8)
         size = range_page(values, low, bit_width, nullable, out)
     else:
         span = span if span < 1 << 62 else 0
@@ -597,7 +592,7 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> _Ch
         distinct = distinct[:dictionary_indices(values, low or 0, span, indices, distinct, keys, slots)]
         bit_width = max(1, int(len(distinct) - 1).bit_length())
         _dictionary_page(chunk, distinct)
-        out = _pool_empty(_rle_capacity(len(valid), 1) + 15 + _rle_capacity(len(indices), bit_width),
+        out = pool_array(_rle_capacity(len(valid), 1) + 15 + _rle_capacity(len(indices), bit_width),
                           np.uint8)
         size = integer_page(valid, nullable, indices, bit_width, out)
     chunk.page(_DATA_PAGE, out[:size], len(array), _RLE_DICTIONARY)

@@ -16,11 +16,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # `import reference`
 
-from pipeline.games import BOARD_GAMES, base  # noqa: E402
+from pipeline import memory  # noqa: E402
+from pipeline.games import BOARD_GAMES  # noqa: E402
 from pipeline.runner import run  # noqa: E402
 
-# Kernel outputs start as garbage, not as an earlier shard's values (pipeline/games/base.py).
-base.POISON_BYTE = 0xA5
+# Kernel outputs and writer scratch start as garbage, not as an earlier shard's values
+# (pipeline/memory.py).
+memory.POISON_BYTE = 0xA5
 
 SMALL_N = 14
 SLOWNIM_GAMES = ("sn1_1", "sn2_1", "sn2_1-2", "sn3_2", "sn3_1-2-3", "sn4_3", "sn4_3-4", "sn5_4",

@@ -13,6 +13,7 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from pipeline.memory import pool_array
 from pipeline.schema import PARTITION_COLUMNS
 
 
@@ -47,30 +48,6 @@ class Game(Protocol):
 
     # Optional: ``reserve(n)``, called before a thread solves a chain of shards whose largest
     # total is n, so that a game that keeps state across totals (Slow SetNim) allocates it once.
-
-
-#: A byte that every new :func:`pool_array` is filled with, or None (a run: no fill). The tests set
-#: it (tests/conftest.py): the pool hands back memory that held an earlier shard's values, so a
-#: kernel that left an output slot unwritten could pass a comparison by luck, and did (a planted
-#: unwritten conjugate entry, session 13, got through the reference comparison).
-POISON_BYTE: int | None = None
-
-
-def pool_array(count: int, dtype: type | np.dtype, rows: int = 0) -> np.ndarray:
-    """An uninitialised array (``count`` values, or ``rows`` × ``count``) in Arrow's memory pool,
-    for a kernel's output columns, which the kernel writes in full.
-
-    A large numpy array is fresh pages from the OS every time (mmap), and touching them first
-    cost about 50 ns per record at n = 72, 8–10 % of the moveset kernel (page faults; measured with
-    `benchmarks/`). Arrow's pool keeps freed memory for the next shard, and the Arrow columns
-    made from these arrays are views of the same memory.
-    """
-    dt = np.dtype(dtype)
-    total = count * max(rows, 1)
-    values = np.frombuffer(pa.allocate_buffer(max(total, 1) * dt.itemsize), dtype=dt, count=total)
-    if POISON_BYTE is not None:
-        values.view(np.uint8)[:] = POISON_BYTE
-    return values.reshape(rows, count) if rows else values
 
 
 @numba.njit(cache=True, nogil=True)

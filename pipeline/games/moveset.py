@@ -34,7 +34,7 @@ import numpy as np
 import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from pipeline.games.base import common_columns, pool_array
+from pipeline.games.base import common_columns
 from pipeline.games.cgh import (
     ALL_AND,
     B_IS01,
@@ -45,6 +45,7 @@ from pipeline.games.cgh import (
     sadd,
     summarize,
 )
+from pipeline.memory import pool_array
 from pipeline.partitions import (
     DONE,
     POP,

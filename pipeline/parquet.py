@@ -84,7 +84,7 @@ def _put_varint(value, out, pos):  # pragma: no cover - compiled
 def rle_hybrid(values, bit_width, out, pos):  # pragma: no cover - compiled
     """Append ``values`` (each in [0, 2**bit_width)) to ``out`` at ``pos`` in Parquet's RLE /
     bit-packing hybrid; returns the new end. A repeat of 8 or more is one RLE run, anything else
-    goes into bit-packed runs of up to 63 groups of 8 (a one-byte header; the last group is
+    goes into one bit-packed run of groups of 8 up to the next such repeat (the last group is
     padded with zeros, which the format allows at the end only)."""
     n = values.shape[0]
     byte_width = (bit_width + 7) // 8
@@ -101,14 +101,26 @@ def rle_hybrid(values, bit_width, out, pos):  # pragma: no cover - compiled
                 pos += 1
             i = j
             continue
-        header = pos
-        pos += 1
+        # a bit-packed run up to the next repeat of 8 or more that starts a group: its length
+        # first, for the header (one run however long, as in list_page)
+        start = i
         groups = 0
         while True:
+            i += 8
+            groups += 1
+            if i >= n:
+                break
+            j = i + 1
+            while j < n and j - i < 8 and values[j] == values[i]:
+                j += 1
+            if j - i >= 8:
+                break
+        pos = _put_varint((np.int64(groups) << 1) | 1, out, pos)
+        for g in range(groups):
             acc = np.int64(0)
             bits = 0
-            for k in range(8):
-                x = np.int64(values[i + k]) if i + k < n else np.int64(0)
+            for k in range(start + 8 * g, start + 8 * g + 8):
+                x = np.int64(values[k]) if k < n else np.int64(0)
                 acc |= x << bits
                 bits += bit_width
                 while bits >= 8:
@@ -116,22 +128,12 @@ def rle_hybrid(values, bit_width, out, pos):  # pragma: no cover - compiled
                     pos += 1
                     acc >>= 8
                     bits -= 8
-            i += 8
-            groups += 1
-            if i >= n or groups == 63:
-                break
-            j = i + 1
-            while j < n and j - i < 8 and values[j] == values[i]:
-                j += 1
-            if j - i >= 8:
-                break
-        out[header] = (groups << 1) | 1
     return pos
 
 
 def _rle_capacity(count: int, bit_width: int) -> int:
-    # per 8 values: a bit-packed group (bit_width bytes, headers ≤ 1 per 63 groups) or a share
-    # of an RLE run (≤ 10 header bytes + the value): bit_width + 16 bytes covers both
+    # per 8 values: a bit-packed group (bit_width bytes, and a run's header of ≤ 5 bytes) or a
+    # share of an RLE run (≤ 10 header bytes + the value): bit_width + 16 bytes covers both
     return (count // 8 + 2) * (bit_width + 16)
 
 
@@ -151,8 +153,9 @@ def value_range(values):  # pragma: no cover - compiled
 @numba.njit(cache=True, nogil=True)
 def range_bitpacked(values, low, bit_width, out, pos):  # pragma: no cover - compiled
     """Append the indices ``values[i] - low`` (each in [0, 2**bit_width), bit_width ≤ 16) to
-    ``out`` at ``pos`` as bit-packed runs of the RLE hybrid only (up to 63 groups of 8 behind a
-    one-byte header; the last group padded with zeros); returns the new end.
+    ``out`` at ``pos`` as one bit-packed run of the RLE hybrid (a varint header, then groups of
+    8, the last one padded with zeros; one run for the same reason as :func:`list_page`'s);
+    returns the new end.
 
     No search for repeats: the page is compressed with zstd anyway, which finds them, and the
     search cost more than the packing (a shard's constant column ``n``: 0.6 ns per value for
@@ -162,43 +165,41 @@ def range_bitpacked(values, low, bit_width, out, pos):  # pragma: no cover - com
     u = np.uint64
     lo = np.int64(low)
     w = u(bit_width)
-    i = 0
-    while i < n:
-        groups = min(63, (n - i + 7) // 8)
-        out[pos] = (groups << 1) | 1
-        pos += 1
-        for g in range(groups):
-            base = i + 8 * g
-            count = min(8, n - base)  # 8 but in the last group
-            acc = u(0)  # indices 0..3 (or all 8 when they fit in 64 bits)
-            acc2 = u(0)  # indices 4..7, at bit 4 * bit_width, when they do not
-            if bit_width <= 8:
-                for k in range(count):
-                    acc |= u(np.int64(values[base + k]) - lo) << (u(k) * w)
-            else:
-                for k in range(min(count, 4)):
-                    acc |= u(np.int64(values[base + k]) - lo) << (u(k) * w)
-                for k in range(4, count):
-                    acc2 |= u(np.int64(values[base + k]) - lo) << (u(k - 4) * w)
-            if bit_width <= 8:
-                for b in range(bit_width):
-                    out[pos + b] = (acc >> u(8 * b)) & u(0xFF)
-            else:
-                # 8 indices are bit_width bytes: the low word's 4 * bit_width bits, then the
-                # high word's, joined at that bit (not always a byte boundary: odd widths)
-                half = u(4) * w
-                for b in range(bit_width):
-                    bit = u(8 * b)
-                    byte = u(0)
-                    if bit < half:
-                        byte = acc >> bit
-                        if bit + u(8) > half:
-                            byte |= acc2 << (half - bit)
-                    else:
-                        byte = acc2 >> (bit - half)
-                    out[pos + b] = byte & u(0xFF)
-            pos += bit_width
-        i += 8 * groups
+    if n == 0:
+        return pos
+    groups = (n + 7) // 8
+    pos = _put_varint((np.int64(groups) << 1) | 1, out, pos)
+    for g in range(groups):
+        base = 8 * g
+        count = min(8, n - base)  # 8 but in the last group
+        acc = u(0)  # indices 0..3 (or all 8 when they fit in 64 bits)
+        acc2 = u(0)  # indices 4..7, at bit 4 * bit_width, when they do not
+        if bit_width <= 8:
+            for k in range(count):
+                acc |= u(np.int64(values[base + k]) - lo) << (u(k) * w)
+        else:
+            for k in range(min(count, 4)):
+                acc |= u(np.int64(values[base + k]) - lo) << (u(k) * w)
+            for k in range(4, count):
+                acc2 |= u(np.int64(values[base + k]) - lo) << (u(k - 4) * w)
+        if bit_width <= 8:
+            for b in range(bit_width):
+                out[pos + b] = (acc >> u(8 * b)) & u(0xFF)
+        else:
+            # 8 indices are bit_width bytes: the low word's 4 * bit_width bits, then the
+            # high word's, joined at that bit (not always a byte boundary: odd widths)
+            half = u(4) * w
+            for b in range(bit_width):
+                bit = u(8 * b)
+                byte = u(0)
+                if bit < half:
+                    byte = acc >> bit
+                    if bit + u(8) > half:
+                        byte |= acc2 << (half - bit)
+                else:
+                    byte = acc2 >> (bit - half)
+                out[pos + b] = byte & u(0xFF)
+        pos += bit_width
     return pos
 
 
@@ -323,13 +324,6 @@ def list_entries(offsets):  # pragma: no cover - compiled
     return entries
 
 
-@numba.njit(cache=True, inline="always")
-def _bitmap_byte(b):  # pragma: no cover - compiled
-    """Where byte ``b`` of the repetition bitmap lies in a list page: after the levels' 4-byte
-    length, in runs of a one-byte header and 63 bytes."""
-    return 5 + (b // 63) * 64 + b % 63
-
-
 @numba.njit(cache=True, nogil=True)
 def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # pragma: no cover
     """Body of a list column's data page (no null lists, no null elements). Returns its size.
@@ -344,25 +338,25 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
     base = offsets[0]
     entries = list_entries(offsets)
     empty = entries - (offsets[records] - base)  # an empty list is an entry without an element
-    # repetition levels: a bitmap (bit e set iff entry e continues its record) in bit-packed
-    # runs of 63 bytes (63 groups of 8 levels) behind one-byte headers, written in place. Every
-    # entry but a record's first continues it, so the bytes start as all ones and one bit per
-    # record is cleared (an empty list is one entry, its first): work per record, not per entry.
+    # repetition levels: a bitmap (bit e set iff entry e continues its record), one bit-packed
+    # run of the RLE hybrid. One run, not Arrow's runs of 63 groups: a header inside the data
+    # shifts every later match that zstd finds across it by a byte, so it can no longer reuse
+    # the previous offset (see the elements below). Every entry but a record's first continues
+    # it, so the bytes start as all ones and one bit per record is cleared (an empty list is one
+    # entry, its first): work per record, not per entry.
     nbytes = (entries + 7) // 8
     pos = 4
-    done = 0
-    while done < nbytes:
-        run = min(63, nbytes - done)
-        out[pos] = (run << 1) | 1
-        out[pos + 1 : pos + 1 + run] = 0xFF
-        pos += 1 + run
-        done += run
+    if nbytes > 0:
+        pos = _put_varint((np.int64(nbytes) << 1) | 1, out, pos)
+    bitmap = out[pos : pos + nbytes]
+    bitmap[:] = 0xFF
     e = 0
     for r in range(records):
-        out[_bitmap_byte(e >> 3)] &= ~np.uint8(1 << (e & 7))
+        bitmap[e >> 3] &= ~np.uint8(1 << (e & 7))
         e += max(offsets[r + 1] - offsets[r], 1)
     if entries & 7:  # the last group's padding: zeros
-        out[_bitmap_byte(entries >> 3)] &= np.uint8((1 << (entries & 7)) - 1)
+        bitmap[entries >> 3] &= np.uint8((1 << (entries & 7)) - 1)
+    pos += nbytes
     _close_length(out, 0, pos)
     # definition levels
     level_width = 1 if max_def < 2 else 2
@@ -383,32 +377,33 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
                 levels[p] = max_def
                 p += 1
         pos = _put_prefixed_levels(levels, level_width, out, pos)
-    # elements: bit width, then bit-packed runs of up to 63 groups of 8
+    # elements: bit width, then one bit-packed run of the RLE hybrid (runs may hold up to
+    # 2**31 - 1 values, parquet-format Encodings.md). Arrow's writer cuts runs at 63 groups of
+    # 8, and a one-byte header every 504 elements cost zstd 0.5 (parts) to 0.75 (conjugate)
+    # bytes per record at n = 72, 20 % of the column: the records after a header repeat a
+    # record before it one byte further back, so zstd's repeat-offset codes no longer apply.
     count = offsets[records] - base
     out[pos] = 8 * byte_width
     pos += 1
+    if count == 0:
+        return pos
+    groups = (count + 7) // 8
+    pos = _put_varint((np.int64(groups) << 1) | 1, out, pos)
     lo = np.int64(low)
-    i = 0
-    while i < count:
-        groups = min(63, (count - i + 7) // 8)
-        out[pos] = (groups << 1) | 1
+    src = elements[base : base + count]  # slices: loops from 0 vectorise (20x faster)
+    dst = out[pos : pos + count * byte_width]
+    if byte_width == 1:
+        for k in range(count):
+            dst[k] = np.uint8(np.int64(src[k]) - lo)
+    else:
+        for k in range(count):
+            v = np.int64(src[k]) - lo
+            dst[2 * k] = np.uint8(v & 0xFF)
+            dst[2 * k + 1] = np.uint8(v >> 8)
+    pos += count * byte_width
+    for _ in range((8 * groups - count) * byte_width):  # zero padding of the last group
+        out[pos] = 0
         pos += 1
-        stop = min(count, i + 8 * groups)
-        src = elements[base + i : base + stop]  # slices: loops from 0 vectorise (20x faster)
-        dst = out[pos : pos + (stop - i) * byte_width]
-        if byte_width == 1:
-            for k in range(src.shape[0]):
-                dst[k] = np.uint8(np.int64(src[k]) - lo)
-        else:
-            for k in range(src.shape[0]):
-                v = np.int64(src[k]) - lo
-                dst[2 * k] = np.uint8(v & 0xFF)
-                dst[2 * k + 1] = np.uint8(v >> 8)
-        pos += (stop - i) * byte_width
-        for _ in range((8 * groups - (stop - i)) * byte_width):  # zero padding, last group only
-            out[pos] = 0
-            pos += 1
-        i += 8 * groups
     return pos
 
 
@@ -429,9 +424,9 @@ def bitmap_all_any(bits, count):  # pragma: no cover - compiled
 
 
 def _list_page_capacity(entries: int, elements: int, byte_width: int) -> int:
-    repetition = 4 + (entries + 7) // 8 + entries // 504 + 1  # bytes of bits, one header per 63
+    repetition = 4 + 5 + (entries + 7) // 8  # length, one run's header, bytes of bits
     definition = 4 + _rle_capacity(entries, 2)
-    values = 1 + (elements + 8) * byte_width + elements // 504 + 1
+    values = 1 + 5 + (elements + 8) * byte_width
     return repetition + definition + values
 
 

@@ -165,10 +165,13 @@ def test_range_dictionaries_of_every_index_width(tmp_path, span, nullable):
             read_back(table, tmp_path / "r.parquet")
 
 
-@pytest.mark.parametrize("elements", [0, 1, 503, 504, 505, 1008, 5000])
-def test_repetition_levels_at_the_63_group_boundaries(tmp_path, elements):
-    """One bit-packed run carries 504 levels: lists totalling around multiples of it."""
-    table = pa.table({"l": pa.array([list(range(elements)), [], [1]], pa.list_(pa.int16()))})
+@pytest.mark.parametrize("elements", [0, 1, 7, 8, 9, 503, 504, 505, 511, 512, 513, 5000,
+                                      65527, 65528, 65529, 65535, 65536, 65537])
+def test_list_pages_around_the_run_headers_widths(tmp_path, elements):
+    """A list page's levels and elements are one bit-packed run each, whose header (the number
+    of groups of 8, a ULEB128 varint after a shift) takes a second byte from 64 groups (505+
+    entries) and a third from 8,192 (65,529+): lists totalling around those sizes."""
+    table = pa.table({"l": pa.array([[k % 97 for k in range(elements)], [], [1]], pa.list_(pa.int16()))})
     write_table(table, tmp_path / "l.parquet")
     read_back(table, tmp_path / "l.parquet")
 

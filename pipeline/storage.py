@@ -157,8 +157,8 @@ def write_parquet(table: pa.Table, path: Path, reuse: ChunkReuse | None = None) 
     """One row group per shard, zstd level 1, min/max statistics on every column.
 
     Written by :mod:`pipeline.parquet`, our own encoder for the record schema: on an LCTR shard at
-    n = 72 it takes 186 ns per record against 315 for polars and 842 for pyarrow (one thread
-    each), in 0.98× polars' bytes, and writing takes CPU from the kernels, so it bounds
+    n = 72 it takes about 100 ns per record against 237 for polars and 630 for pyarrow (one
+    thread each, session 14), in 0.82× polars' bytes, and writing takes CPU from the kernels, so it bounds
     end-to-end throughput (issue 6; benchmarks/bench.py). DuckDB, pyarrow and polars read every
     file back to the same values (tests/test_parquet.py).
     """

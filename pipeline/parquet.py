@@ -24,7 +24,7 @@ The file (Apache Parquet format 2, data pages v1, one row group, one page per co
   ``parts`` at n = 66), not in 7-bit packed ones;
 * every bit-packed stretch of the RLE hybrid is one run, however long: Arrow's writer starts a
   new run (a header byte) every 504 values, which shifts the later repeats that zstd finds
-  across it and costs zstd its repeat offsets (20–28 % of the list columns' bytes, 15 % of
+  across it and costs zstd its repeat offsets (20–28 % of the list columns' bytes, 11–21 % of
   writing's time at n = 66);
 * every page is compressed with zstd level 1; every column chunk has min / max / null count
   statistics (so DuckDB skips row groups, e.g. ``WHERE nodes IS NULL``);

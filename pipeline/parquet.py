@@ -84,6 +84,13 @@ def _put_varint(value, out, pos):  # pragma: no cover - compiled
     return pos + 1
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _put_bitpacked_header(groups, out, pos):  # pragma: no cover - compiled
+    """The header of a bit-packed run of the RLE hybrid holding ``groups`` groups of 8 values:
+    the varint of ``groups << 1 | 1``; returns the new end."""
+    return _put_varint((np.int64(groups) << 1) | 1, out, pos)
+
+
 @numba.njit(cache=True, nogil=True)
 def rle_hybrid(values, bit_width, out, pos):  # pragma: no cover - compiled
     """Append ``values`` (each in [0, 2**bit_width)) to ``out`` at ``pos`` in Parquet's RLE /
@@ -119,7 +126,7 @@ def rle_hybrid(values, bit_width, out, pos):  # pragma: no cover - compiled
                 j += 1
             if j - i >= 8:
                 break
-        pos = _put_varint((np.int64(groups) << 1) | 1, out, pos)
+        pos = _put_bitpacked_header(groups, out, pos)
         for g in range(groups):
             acc = np.int64(0)
             bits = 0
@@ -172,7 +179,7 @@ def range_bitpacked(values, low, bit_width, out, pos):  # pragma: no cover - com
     if n == 0:
         return pos
     groups = (n + 7) // 8
-    pos = _put_varint((np.int64(groups) << 1) | 1, out, pos)
+    pos = _put_bitpacked_header(groups, out, pos)
     for g in range(groups):
         base = 8 * g
         count = min(8, n - base)  # 8 but in the last group
@@ -333,7 +340,7 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
     """Body of a list column's data page (no null lists, no null elements). Returns its size.
 
     Repetition levels (0 opens a record, 1 continues it) are written straight from the offsets
-    as bit-packed runs; definition levels are one RLE run of ``max_def`` unless some list is
+    as one bit-packed run; definition levels are one RLE run of ``max_def`` unless some list is
     empty (``empty_def``); the elements are dictionary indices ``value - low`` of ``byte_width``
     bytes (a dictionary of the whole range low..high), bit-packed with a byte-aligned width so
     that zstd still sees the repeats between consecutive records.
@@ -351,7 +358,7 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
     nbytes = (entries + 7) // 8
     pos = 4
     if nbytes > 0:
-        pos = _put_varint((np.int64(nbytes) << 1) | 1, out, pos)
+        pos = _put_bitpacked_header(nbytes, out, pos)  # a byte per group of 8 levels
     bitmap = out[pos : pos + nbytes]
     bitmap[:] = 0xFF
     e = 0
@@ -392,7 +399,7 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
     if count == 0:
         return pos
     groups = (count + 7) // 8
-    pos = _put_varint((np.int64(groups) << 1) | 1, out, pos)
+    pos = _put_bitpacked_header(groups, out, pos)
     lo = np.int64(low)
     src = elements[base : base + count]  # slices: loops from 0 vectorise (20x faster)
     dst = out[pos : pos + count * byte_width]

@@ -31,10 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("sql", help="run DuckDB SQL over the records (views: one per game, records)")
     s.add_argument("query", help="SQL text, or @file.sql")
     s.add_argument("--results", default="results", help="results directory (default results/)")
+    _n_range(s)
     s.add_argument("--format", choices=("table", "csv", "json"), default="table")
 
     v = sub.add_parser("verify", help="check the statement catalogue in queries/ on the records")
     v.add_argument("--results", default="results", help="results directory (default results/)")
+    _n_range(v)
     v.add_argument("--format", choices=("text", "json"), default="text")
     v.add_argument("--only", action="append", default=None, metavar="ID",
                    help="statement id or glob (repeatable)")
@@ -44,8 +46,15 @@ def _parser() -> argparse.ArgumentParser:
     q = sub.add_parser("search", help="run a search of queries/search/ and save its table")
     q.add_argument("name", nargs="?", help="search name (omit to list them)")
     q.add_argument("--results", default="results", help="results directory (default results/)")
+    _n_range(q)
     q.add_argument("--format", choices=("table", "csv", "json"), default="table")
     return p
+
+
+def _n_range(p: argparse.ArgumentParser) -> None:
+    """--min-n / --max-n of the commands that read the store: the views hold those n only."""
+    p.add_argument("--min-n", type=int, default=None, help="only records with n at least this")
+    p.add_argument("--max-n", type=int, default=None, help="only records with n at most this")
 
 
 def split_games(text: str) -> list[str]:
@@ -103,22 +112,27 @@ def _dispatch(args: argparse.Namespace) -> int:
         text = args.query
         if text.startswith("@"):
             text = Path(text[1:]).read_text()
-        con = connect(args.results)
+        con = connect(args.results, min_n=args.min_n, max_n=args.max_n)
         out = format_result(con.sql(text), args.format)
         if out:
             print(out)
         return 0
     if args.command == "verify":
-        from pipeline.verify import markdown_report, text_report, verify
+        from pipeline.storage import write_text_atomic
+        from pipeline.verify import markdown_report, result_lines, summary_lines, verify
 
-        results = verify(args.results, args.only)
+        def show(result) -> None:  # each statement's lines as it ends (text format)
+            print("\n".join(result_lines(result)), flush=True)
+
+        results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
+                         min_n=args.min_n, max_n=args.max_n)
         if args.format == "json":
             print(json.dumps([r.as_dict() for r in results], default=str))
         else:
-            print(text_report(results))
+            print("\n".join(summary_lines(results)))
         if args.report != "-":
             report = Path(args.report) if args.report else Path(args.results) / "VERIFY.md"
-            report.write_text(markdown_report(results))
+            write_text_atomic(report, markdown_report(results))
         return 1 if any(r.breaks for r in results) else 0
     if args.command == "search":
         from pipeline.search import list_searches, run_search
@@ -127,7 +141,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             for name, doc in list_searches():
                 print(f"{name:<28} {doc}")
             return 0
-        print(run_search(args.results, args.name, args.format))
+        print(run_search(args.results, args.name, args.format, min_n=args.min_n, max_n=args.max_n))
         return 0
     raise AssertionError(args.command)
 

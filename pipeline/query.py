@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from pipeline.games import BOARD_GAMES
 from pipeline.schema import BOARD_SCHEMA, SLOWNIM_SCHEMA
-from pipeline.storage import COMPLETE, Store
+from pipeline.storage import COMPLETE, Store, StoreError
 
 
 def queries_dir() -> Path:
@@ -45,28 +45,52 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _read(glob: str) -> str:
-    return f"SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true)"
+def _read(glob: str, where: str = "") -> str:
+    return f"SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true){where}"
 
 
 #: Stores with fewer records than this are loaded into memory (many small files scan slowly).
 MATERIALIZE_BELOW = 2_000_000
 
 
-def _record_count(store: Store, games: list[str]) -> int:
+def _record_count(store: Store, games: list[str], min_n: int | None, max_n: int | None) -> int:
     total = 0
     for game in games:
         for n in store.complete_ns(game):
-            total += json.loads((store.job_dir(game, n) / COMPLETE).read_text()).get("records", 0)
+            if (min_n is None or n >= min_n) and (max_n is None or n <= max_n):
+                total += json.loads((store.job_dir(game, n) / COMPLETE).read_text()).get("records", 0)
     return total
 
 
-def connect(results: str | Path, macros: bool = True) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection with the views of the store at ``results``.
+def n_range_filter(min_n: int | None = None, max_n: int | None = None) -> str:
+    """The ``WHERE`` clause that keeps a view to ``min_n ≤ n ≤ max_n`` (either may be None).
+    ``n`` is the hive partition key, so DuckDB opens only the files of those n: a statement
+    over the overnight store (every n ≤ 100, 3.3 billion records) runs on n ≤ 60 in seconds.
+
+    >>> n_range_filter(None, 60)
+    ' WHERE n <= 60'
+    >>> n_range_filter()
+    ''
+    """
+    for bound in (min_n, max_n):
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
+            raise TypeError(f"an n bound must be an integer, not {bound!r}")
+    terms = [f"n >= {min_n}"] if min_n is not None else []
+    terms += [f"n <= {max_n}"] if max_n is not None else []
+    return " WHERE " + " AND ".join(terms) if terms else ""
+
+
+def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
+            max_n: int | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the views of the store at ``results``, holding the
+    records with ``min_n ≤ n ≤ max_n`` (every record by default).
 
     Small stores are copied into temporary tables, which makes catalogue runs on them an order
     of magnitude faster; large ones are read in place.
     """
+    if min_n is not None and max_n is not None and min_n > max_n:
+        raise StoreError(f"--min-n ({min_n}) is above --max-n ({max_n})")
+    where = n_range_filter(min_n, max_n)
     store = Store.open(results, create=False)
     con = duckdb.connect()
     if macros:
@@ -75,9 +99,9 @@ def connect(results: str | Path, macros: bool = True) -> duckdb.DuckDBPyConnecti
             con.execute(macro_file.read_text())
     root = store.root.resolve().as_posix().replace("'", "''")
     games = [g for g in store.games() if store.complete_ns(g)]
-    small = _record_count(store, games) < MATERIALIZE_BELOW
+    small = _record_count(store, games, min_n, max_n) < MATERIALIZE_BELOW
     for game in games:
-        source = _read(f"{root}/game={game}/*/*.parquet")
+        source = _read(f"{root}/game={game}/*/*.parquet", where)
         if small:
             con.execute(f"CREATE TEMP TABLE {_quote('_t_' + game)} AS {source}")
             source = f"SELECT * FROM {_quote('_t_' + game)}"
@@ -88,12 +112,14 @@ def connect(results: str | Path, macros: bool = True) -> duckdb.DuckDBPyConnecti
     sn = [g for g in games if g.startswith("sn")]
     if sn:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in sn)
-        con.execute(f"CREATE VIEW slownim AS {union if small else _read(f'{root}/game=sn*/*/*.parquet')}")
+        source = union if small else _read(f"{root}/game=sn*/*/*.parquet", where)
+        con.execute(f"CREATE VIEW slownim AS {source}")
     else:
         con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in games)
-        con.execute(f"CREATE VIEW records AS {union if small else _read(f'{root}/game=*/*/*.parquet')}")
+        source = union if small else _read(f"{root}/game=*/*/*.parquet", where)
+        con.execute(f"CREATE VIEW records AS {source}")
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
     return con

@@ -166,6 +166,12 @@ def write_parquet(table: pa.Table, path: Path, reuse: ChunkReuse | None = None) 
 
 
 def _write_json_atomic(path: Path, data: dict) -> None:
+    write_text_atomic(path, json.dumps(data, sort_keys=True))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename: a reader, or an
+    interrupted write, sees the old file or the new one, never a part of it."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, sort_keys=True))
+    tmp.write_text(text)
     os.replace(tmp, path)

@@ -9,6 +9,8 @@ are, so a statement about games or families with no records reports ``no data``,
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,6 +118,8 @@ class Result:
     examples: list[dict] = field(default_factory=list)
     printed_counterexamples: int | None = None
     error: str | None = None
+    #: Wall time of the statement's queries (domain, counterexamples, printed form).
+    seconds: float = 0.0
 
     @property
     def discovery(self) -> bool:
@@ -138,6 +142,7 @@ class Result:
             "id": self.id, "source": self.source, "kind": self.kind, "status": self.status,
             "rows": self.rows, "min_n": self.min_n, "max_n": self.max_n,
             "counterexamples": self.counterexamples, "examples": self.examples,
+            "seconds": round(self.seconds, 3),
         }
         if self.printed_counterexamples is not None:
             d["printed_counterexamples"] = self.printed_counterexamples
@@ -157,6 +162,14 @@ def _examples(con: duckdb.DuckDBPyConnection, query: str) -> tuple[int, list[dic
 
 
 def run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
+    """Run one statement: its domain, its counterexamples and (an erratum) its printed form."""
+    start = time.perf_counter()
+    result = _run_statement(con, st)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
     h = st.header
     try:
         rows, lo, hi = con.execute(
@@ -171,52 +184,79 @@ def run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
     return Result(st.id, h["source"], st.kind, status, rows, lo, hi, count, examples, printed)
 
 
-def verify(results: str | Path, select: list[str] | None = None) -> list[Result]:
+def verify(results: str | Path, select: list[str] | None = None,
+           on_result: Callable[[Result], None] | None = None, min_n: int | None = None,
+           max_n: int | None = None) -> list[Result]:
+    """Run the selected statements on the records of the store at ``results`` with
+    ``min_n ≤ n ≤ max_n`` (all by default), in id order. ``on_result`` is called with each
+    result as soon as it is known: over a store of billions of records (the overnight run of
+    LCTR and Downright for n ≤ 100) a statement takes seconds to many minutes, and a report only
+    at the end would leave the user without a line for an hour."""
     statements = load_catalogue(select=select)
-    con = connect(results)
-    return [run_statement(con, st) for st in statements]
+    con = connect(results, min_n=min_n, max_n=max_n)
+    out = []
+    for st in statements:
+        out.append(run_statement(con, st))
+        if on_result is not None:
+            on_result(out[-1])
+    return out
+
+
+def result_lines(r: Result) -> list[str]:
+    """The text report's lines for one statement: its status line (with the time it took),
+    then its error or up to three counterexamples."""
+    rng = f"n {r.min_n}..{r.max_n}" if r.rows else "n -"
+    tag = r.status.upper() if r.status != "holds" else "holds"
+    if r.discovery:
+        tag = "DISCOVERY (conjecture fails)"
+    extra = ""
+    if r.printed_counterexamples is not None:
+        extra = f", printed form fails on {r.printed_counterexamples}" + (
+            " (erratum confirmed)" if r.erratum_confirmed else " (erratum not yet seen: extend n)"
+        )
+    lines = [f"{r.id:<40} {r.kind:<11} {tag:<10} {r.rows:>10,} rows  {rng:<11} "
+             f"{r.counterexamples} counterexamples{extra}  ({r.seconds:.1f} s)"]
+    if r.error:
+        lines.append(f"    error: {r.error}")
+    for ex in r.examples[:3] if r.counterexamples else []:
+        lines.append(f"    {ex}")
+    return lines
 
 
 def text_report(results: list[Result]) -> str:
+    """Every statement's lines (:func:`result_lines`), then the summary (:func:`summary_lines`)."""
+    lines = [line for r in results for line in result_lines(r)]
+    return "\n".join(lines + summary_lines(results))
+
+
+def summary_lines(results: list[Result]) -> list[str]:
+    """The text report's closing lines: counts by status, discoveries, errata, total time."""
     lines = []
-    for r in results:
-        rng = f"n {r.min_n}..{r.max_n}" if r.rows else "n -"
-        tag = r.status.upper() if r.status != "holds" else "holds"
-        if r.discovery:
-            tag = "DISCOVERY (conjecture fails)"
-        extra = ""
-        if r.printed_counterexamples is not None:
-            extra = f", printed form fails on {r.printed_counterexamples}" + (
-                " (erratum confirmed)" if r.erratum_confirmed else " (erratum not yet seen: extend n)"
-            )
-        lines.append(f"{r.id:<40} {r.kind:<11} {tag:<10} {r.rows:>10,} rows  {rng:<11} "
-                     f"{r.counterexamples} counterexamples{extra}")
-        if r.error:
-            lines.append(f"    error: {r.error}")
-        for ex in r.examples[:3] if r.counterexamples else []:
-            lines.append(f"    {ex}")
     counts = {s: sum(1 for r in results if r.status == s) for s in ("holds", "fails", "no data", "error")}
     disc = sum(r.discovery for r in results)
     errata = [r for r in results if r.erratum_confirmed is not None]
     lines.append(
         f"{len(results)} statements: {counts['holds']} hold, {counts['fails']} fail "
         f"({disc} conjecture discoveries), {counts['no data']} no data, {counts['error']} errors; "
-        f"{sum(bool(r.erratum_confirmed) for r in errata)} of {len(errata)} errata confirmed"
+        f"{sum(bool(r.erratum_confirmed) for r in errata)} of {len(errata)} errata confirmed; "
+        f"{sum(r.seconds for r in results):.1f} s"
     )
     if disc:
         lines.append(f"DISCOVERY: {disc} conjecture(s) have counterexamples in these records (see above)")
-    return "\n".join(lines)
+    return lines
 
 
 def markdown_report(results: list[Result]) -> str:
-    out = ["# partgames verify", "", "| id | source | kind | status | n range | rows | counterexamples |",
-           "|---|---|---|---|---|---|---|"]
+    out = ["# partgames verify", "",
+           "| id | source | kind | status | n range | rows | counterexamples | seconds |",
+           "|---|---|---|---|---|---|---|---|"]
     for r in results:
         rng = f"{r.min_n}–{r.max_n}" if r.rows else "–"
         status = "DISCOVERY" if r.discovery else r.status
         if r.erratum_confirmed is not None:
             status += f"; printed form fails on {r.printed_counterexamples}"
-        out.append(f"| {r.id} | {r.source} | {r.kind} | {status} | {rng} | {r.rows} | {r.counterexamples} |")
+        out.append(f"| {r.id} | {r.source} | {r.kind} | {status} | {rng} | {r.rows} | {r.counterexamples} "
+                   f"| {r.seconds:.1f} |")
     bad = [r for r in results if r.counterexamples or r.error]
     if bad:
         out += ["", "## Counterexamples", ""]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -389,6 +390,59 @@ def test_verify_reports_planted_counterexample(capsys, small_store: Path, plant)
     assert code == 1 and results[0]["status"] == "fails" and results[0]["counterexamples"] == 1
     assert results[0]["examples"][0]["parts"] == [3, 3, 1]
     assert (planted / "VERIFY.md").is_file()
+
+
+def test_verify_prints_each_statement_as_it_ends(capsys, small_store: Path, monkeypatch) -> None:
+    """Over an overnight store a statement takes minutes: its line (with its time) is printed
+    when it ends, before the next one runs, and the summary adds up the times."""
+    import pipeline.verify as verify_module
+
+    printed_before: list[str] = []
+    run_statement = verify_module.run_statement
+
+    def spy(con, st):
+        printed_before.append(capsys.readouterr().out)  # what was out when this statement began
+        return run_statement(con, st)
+
+    monkeypatch.setattr(verify_module, "run_statement", spy)
+    code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
+                       "--only", "lctr1.lemma3", "--report", "-")
+    assert code == 0 and printed_before[0] == ""
+    assert re.match(r"lctr1\.lemma2 .* holds .*\(\d+\.\d s\)\n$", printed_before[1])
+    assert re.match(r"lctr1\.lemma3 .*\(\d+\.\d s\)\n2 statements: 2 hold.*; \d+\.\d s\n$", out)
+    code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--format", "json",
+                       "--only", "lctr1.lemma2", "--report", "-")
+    (result,) = json.loads(out)
+    assert result["seconds"] > 0
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_n_range_of_sql_verify(capsys, small_store: Path, plant, monkeypatch, in_place) -> None:
+    """--min-n / --max-n keep every view to those n, read in place (large stores) or loaded."""
+    import doctest
+
+    import pipeline.query as query
+
+    doctests = doctest.testmod(query)
+    assert doctests.attempted > 0 and doctests.failed == 0
+    if in_place:
+        monkeypatch.setattr(query, "MATERIALIZE_BELOW", 0)
+    p = partition_numbers(14)
+    code, out, _ = cli(capsys, "sql", "--results", str(small_store), "--min-n", "5", "--max-n", "9",
+                       "--format", "json", "SELECT game, min(n) AS lo, max(n) AS hi, count(*) AS c "
+                       "FROM records WHERE game IN ('lctr', 'king') GROUP BY game ORDER BY game")
+    assert code == 0 and json.loads(out) == [{"game": g, "lo": 5, "hi": 9, "c": sum(p[5:10])}
+                                             for g in ("king", "lctr")]
+    planted = plant(small_store, "lctr", [3, 3, 1], sg=3)  # n = 7
+    for bounds, code_expected, rows in [(("--max-n", "7"), 1, 2 * sum(p[1:8])),
+                                        (("--min-n", "8"), 0, 2 * sum(p[8:15]))]:
+        code, out, _ = cli(capsys, "verify", "--results", str(planted), "--format", "json",
+                           "--only", "lctr1.lemma2", "--report", "-", *bounds)
+        (result,) = json.loads(out)
+        assert code == code_expected and result["rows"] == rows
+        assert (result["min_n"], result["max_n"]) == ((1, 7) if bounds[0] == "--max-n" else (8, 14))
+    code, _, err = cli(capsys, "verify", "--results", str(small_store), "--min-n", "9", "--max-n", "8")
+    assert code == 2 and err.strip() == "partgames: error: --min-n (9) is above --max-n (8)"
 
 
 def test_verify_no_data(capsys, tmp_path: Path) -> None:

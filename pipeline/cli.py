@@ -88,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"partgames: error: {exc}", file=sys.stderr)
         return 2
     except duckdb.Error as exc:
-        print(f"partgames: SQL error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        from pipeline.query import explain
+
+        print(f"partgames: SQL error: {explain(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("partgames: interrupted; finished shards are kept, rerun to resume", file=sys.stderr)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipeline.query import connect, queries_dir
+from pipeline.query import connect, explain, queries_dir
 
 MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "claim"}
 KINDS = MUST_HOLD | {"conjecture"}
@@ -178,7 +178,7 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
         count, examples = _examples(con, st.query)
         printed = _examples(con, st.printed_query)[0] if st.printed_query else None
     except duckdb.Error as exc:
-        msg = str(exc).splitlines()[0]
+        msg = explain(exc)
         return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=msg)
     status = "no data" if rows == 0 else ("fails" if count else "holds")
     return Result(st.id, h["source"], st.kind, status, rows, lo, hi, count, examples, printed)

@@ -445,6 +445,34 @@ def test_n_range_of_sql_verify(capsys, small_store: Path, plant, monkeypatch, in
     assert code == 2 and err.strip() == "partgames: error: --min-n (9) is above --max-n (8)"
 
 
+def test_queries_spill_beside_the_store_within_a_limit(capsys, small_store: Path, tmp_path: Path,
+                                                       monkeypatch) -> None:
+    """DuckDB spills a join that outgrows memory into a directory of the connection's own beside
+    the store (not `.tmp/` of the working directory), removed on close, and up to a share of
+    the free disk: past it, a one-line error that says to verify fewer n."""
+    import duckdb
+
+    import pipeline.query as query
+
+    monkeypatch.chdir(tmp_path)
+    con = query.connect(small_store)
+    spill = Path(con.execute("SELECT current_setting('temp_directory')").fetchall()[0][0])
+    assert spill.parent == small_store.resolve().parent and spill.name.startswith(".results.duckdb-spill-")
+    settings = "SET memory_limit = '100MB'; SET threads = 1; SET enable_progress_bar = false"
+    con.execute(settings)
+    join = "SELECT count(*) FROM range(4000000) a(i) JOIN range(4000000) b(i) ON a.i = b.i"
+    assert con.execute(join).fetchall() == [(4000000,)]
+    con.close()
+    assert not spill.exists() and not (tmp_path / ".tmp").exists()
+    monkeypatch.setattr(query, "SPILL_SHARE", 1e-15)  # the 1 MiB floor
+    con = query.connect(small_store)
+    con.execute(settings)
+    with pytest.raises(duckdb.Error) as err:
+        con.execute(join).fetchall()
+    message = query.explain(err.value)
+    assert "\n" not in message and "--max-n" in message
+
+
 def test_verify_no_data(capsys, tmp_path: Path) -> None:
     out = tmp_path / "results"
     runner.run(["rook"], max_n=5, out=str(out), jobs=1, progress=False)

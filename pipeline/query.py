@@ -67,8 +67,8 @@ def _record_count(store: Store, games: list[str], min_n: int | None, max_n: int 
 
 def n_range_filter(min_n: int | None = None, max_n: int | None = None) -> str:
     """The ``WHERE`` clause that keeps a view to ``min_n ≤ n ≤ max_n`` (either may be None).
-    ``n`` is the hive partition key, so DuckDB opens only the files of those n: a statement
-    over the overnight store (every n ≤ 100, 3.3 billion records) runs on n ≤ 60 in seconds.
+    ``n`` is the hive partition key, so DuckDB opens only the files of those n (over the
+    overnight store, every n ≤ 100, the records of n ≤ 80 are 7.5 % of the whole).
 
     >>> n_range_filter(None, 60)
     ' WHERE n <= 60'

@@ -48,6 +48,11 @@ def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+def _escape(text: str) -> str:
+    """``text`` for inside a single-quoted SQL string (a path, say): quotes doubled."""
+    return text.replace("'", "''")
+
+
 def _read(glob: str, where: str = "") -> str:
     return f"SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true){where}"
 
@@ -130,13 +135,13 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     con = duckdb.connect()
     # SET, not duckdb.connect(config=…): given there, DuckDB 2.0 reports the size limit but does
     # not enforce it (a 1 MiB limit let a join spill far more; tests/test_cli.py)
-    con.execute(f"SET temp_directory = '{spill_dir.replace(chr(39), chr(39) * 2)}'")
+    con.execute(f"SET temp_directory = '{_escape(spill_dir)}'")
     con.execute(f"SET max_temp_directory_size = '{max(spill_bytes, 1 << 20)}B'")
     if macros:
         macro_file = queries_dir() / "macros.sql"
         if macro_file.is_file():
             con.execute(macro_file.read_text())
-    root = store.root.resolve().as_posix().replace("'", "''")
+    root = _escape(store.root.resolve().as_posix())
     games = [g for g in store.games() if store.complete_ns(g)]
     small = _record_count(store, games, min_n, max_n) < MATERIALIZE_BELOW
     for game in games:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.query import connect, format_result, queries_dir
+from pipeline.storage import write_text_atomic
 from pipeline.verify import StatementError
 
 
@@ -46,8 +47,6 @@ def run_search(results: str | Path, name: str, fmt: str = "table", min_n: int | 
     out_dir = Path(results) / "search"
     out_dir.mkdir(exist_ok=True)
     csv_path = out_dir / f"{name}.csv"
-    tmp = csv_path.with_suffix(".csv.tmp")
-    tmp.write_text(format_result(table, "csv") + "\n")
-    tmp.replace(csv_path)
+    write_text_atomic(csv_path, format_result(table, "csv") + "\n")
     shown = format_result(table, fmt)
     return shown + (f"\nsaved {table.num_rows} rows to {csv_path}" if fmt == "table" else "")

@@ -10,6 +10,10 @@ from pathlib import Path
 DEFAULT_GAMES = "lctr,downright,pawn,pawn_t,knight,bishop,king,rook,queen"
 
 
+class UsageError(Exception):
+    """Command-line input that argparse cannot check (one line, exit 2)."""
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="partgames",
@@ -84,8 +88,16 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return _dispatch(args)
-    except (RunError, StoreError, GameError, StatementError) as exc:
+    except (UsageError, RunError, StoreError, GameError, StatementError) as exc:
         print(f"partgames: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        # A file the command reads or writes: a missing @file.sql, a full disk, a report path
+        # that cannot be written. One line, not a traceback; a run's written shards are safe
+        # (each is renamed into place only when complete).
+        where = f": {exc.filename}" if exc.filename else ""
+        resume = "; finished shards are kept, rerun to resume" if args.command == "run" else ""
+        print(f"partgames: error: {exc.strerror or exc}{where}{resume}", file=sys.stderr)
         return 2
     except duckdb.Error as exc:
         from pipeline.query import explain
@@ -93,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"partgames: SQL error: {explain(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("partgames: interrupted; finished shards are kept, rerun to resume", file=sys.stderr)
+        resume = "; finished shards are kept, rerun to resume" if args.command == "run" else ""
+        print(f"partgames: interrupted{resume}", file=sys.stderr)
         return 130
 
 
@@ -114,6 +127,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         text = args.query
         if text.startswith("@"):
             text = Path(text[1:]).read_text()
+        if not text.strip():
+            raise UsageError("the SQL query is empty")
         con = connect(args.results, min_n=args.min_n, max_n=args.max_n)
         out = format_result(con.sql(text), args.format)
         if out:
@@ -126,14 +141,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         def show(result) -> None:  # each statement's lines as it ends (text format)
             print("\n".join(result_lines(result)), flush=True)
 
+        report = None
+        if args.report != "-":
+            report = Path(args.report) if args.report else Path(args.results) / "VERIFY.md"
+        if args.report not in (None, "-"):  # checked now, not after an hour of statements
+            if report.is_dir():
+                raise UsageError(f"--report {report} is a directory")
+            if not report.parent.is_dir():
+                raise UsageError(f"--report {report}: directory {report.parent} does not exist")
         results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
                          min_n=args.min_n, max_n=args.max_n)
         if args.format == "json":
             print(json.dumps([r.as_dict() for r in results], default=str))
         else:
             print("\n".join(summary_lines(results)))
-        if args.report != "-":
-            report = Path(args.report) if args.report else Path(args.results) / "VERIFY.md"
+        if report is not None:
             write_text_atomic(report, markdown_report(results))
         return 1 if any(r.breaks for r in results) else 0
     if args.command == "search":

@@ -383,14 +383,22 @@ def run(
         raise RunError(f"--max-n ({max_n}) is below --min-n ({min_n})")
     if max_n > MAX_N:
         raise RunError(f"--max-n {max_n} is beyond the supported bound {MAX_N}")
-    jobs = jobs or os.cpu_count() or 1
+    if jobs is None:
+        jobs = os.cpu_count() or 1
     if jobs < 1:
-        raise RunError("--jobs must be at least 1")
+        raise RunError(f"--jobs must be at least 1 (got {jobs})")
     if max_records is not None and max_records < 1:
         raise RunError("--shard-records must be at least 1")
     games = resolve_games(game_ids)
     use_run_allocators()
     store = Store.open(out)
+    with store.writer():  # one run per store (StoreError if another holds it)
+        return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress)
+
+
+def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: int, force: bool,
+               max_records: int | None, progress: bool) -> RunSummary:
+    """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
 

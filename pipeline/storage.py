@@ -9,9 +9,12 @@ shards in staging; the next run computes only the missing ones.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +24,8 @@ from pipeline import __version__
 from pipeline.parquet import ChunkReuse, write_table
 
 MARKER = "_partgames.json"
+#: Held (``flock``) by the run writing the store: one writer per store (see :meth:`Store.writer`).
+LOCK = ".partgames.lock"
 COMPLETE = "_complete.json"
 STORE_FORMAT = 1
 #: How a shard file is written (3: pipeline.parquet; 2: polars, large_list in the embedded Arrow
@@ -70,6 +75,33 @@ class Store:
             except OSError as exc:
                 raise StoreError(f"cannot write to {root}: {exc.strerror or exc}") from exc
         return Store(root)
+
+    @contextmanager
+    def writer(self) -> Iterator[None]:
+        """Be the store's only writer while the block runs, or raise :class:`StoreError`.
+
+        Two runs writing one store share its staging area: one finalising a (game, n) moves the
+        directory the other is writing shards into, and the other stops with a traceback
+        (seen with two runs of LCTR and Downright started half a second apart). An advisory
+        ``flock`` on :data:`LOCK` in the store, released by the kernel when the process ends
+        however it ends (SIGKILL included), so a killed run never leaves the store locked.
+        Readers (``sql``, ``verify``) need no lock: they see only complete (game, n) directories.
+        """
+        fd = os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+                raise StoreError(
+                    f"{self.root} is being written by another partgames run (pid {holder}); "
+                    f"run one at a time per store (one run takes several --games) or use another --out"
+                ) from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
     def job_dir(self, game_id: str, n: int) -> Path:
         return self.root / f"game={game_id}" / f"n={n}"

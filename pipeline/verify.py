@@ -100,8 +100,15 @@ def load_catalogue(root: Path | None = None, select: list[str] | None = None) ->
     if dup:
         raise StatementError(f"duplicate statement ids: {', '.join(sorted(dup))}")
     if select:
-        statements = [s for s in statements if any(re.fullmatch(pat.replace("*", ".*"), s.id)
-                                                   for pat in select)]
+        def matches(pat: str, st: Statement) -> bool:
+            return re.fullmatch(pat.replace("*", ".*"), st.id) is not None
+
+        # A mistyped id must not pass as "0 statements, 0 fail": that reads as a success.
+        unmatched = [pat for pat in select if not any(matches(pat, st) for st in statements)]
+        if unmatched:
+            raise StatementError(f"--only {', '.join(map(repr, unmatched))} matches no statement "
+                                 f"(ids such as lctr1.lemma2 or chess.*: see queries/)")
+        statements = [st for st in statements if any(matches(pat, st) for pat in select)]
     return sorted(statements, key=lambda s: s.id)
 
 

@@ -56,6 +56,7 @@ def assert_store_consistent(root: Path) -> None:
         (["run", "--games", "{(0,0)}", "--max-n", "3"], "offset (0,0) is not a move"),
         (["run", "--games", "{(-1,2)}", "--max-n", "3"], "down/right"),
         (["run", "--games", "moves_", "--max-n", "3"], "unknown game"),
+        (["run", "--games", "lctr", "--max-n", "3", "--jobs", "0"], "--jobs must be at least 1"),
     ],
 )
 def test_bad_run_arguments(capsys, tmp_path: Path, args: list[str], message: str) -> None:
@@ -102,6 +103,100 @@ def test_sql_errors_and_formats(capsys, small_store: Path) -> None:
     code, out, _ = cli(capsys, "sql", "--results", str(small_store), "--format", "csv",
                        "SELECT conjugate([3,1]) = [2,1,1]::SMALLINT[] AS ok")
     assert out.splitlines()[1] == "true"
+
+
+def test_sql_and_verify_input_errors_are_one_line(capsys, small_store: Path, tmp_path: Path,
+                                                  monkeypatch) -> None:
+    """An empty query, a missing @file, an --only that matches nothing (a typo must not read
+    as "0 fail") and an unwritable --report (refused before any statement runs) are one-line
+    errors with exit status 2."""
+    import pipeline.verify as verify_module
+
+    def one_line(code: int, err: str, text: str) -> None:
+        assert code == 2 and err.startswith("partgames: error:") and err.count("\n") == 1, err
+        assert text in err, err
+
+    code, _, err = cli(capsys, "sql", "--results", str(small_store), "  ")
+    one_line(code, err, "the SQL query is empty")
+    code, _, err = cli(capsys, "sql", "--results", str(small_store), f"@{tmp_path / 'no.sql'}")
+    one_line(code, err, f"No such file or directory: {tmp_path / 'no.sql'}")
+    code, _, err = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
+                       "--only", "lctr1.lema3", "--report", "-")
+    one_line(code, err, "--only 'lctr1.lema3' matches no statement")
+
+    def no_statement_may_run(*args, **kwargs):
+        raise AssertionError("a statement ran before the report path was checked")
+
+    monkeypatch.setattr(verify_module, "run_statement", no_statement_may_run)
+    code, _, err = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
+                       "--report", str(tmp_path / "missing" / "VERIFY.md"))
+    one_line(code, err, f"directory {tmp_path / 'missing'} does not exist")
+    code, _, err = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
+                       "--report", str(tmp_path))
+    one_line(code, err, "is a directory")
+
+
+def test_one_run_writes_a_store_at_a_time(capsys, tmp_path: Path) -> None:
+    """A second run on a store that another process is writing is refused with one line (two
+    runs shared the staging area, and one crashed when the other finalised a (game, n)); the
+    store is untouched, and the lock goes with the process that held it, even when killed."""
+    out = tmp_path / "results"
+    code, _, _ = cli(capsys, "run", "--games", "lctr", "--max-n", "4", "--out", str(out), "--quiet")
+    assert code == 0
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\n"
+         "from pipeline.storage import Store\n"
+         f"with Store.open({str(out)!r}).writer():\n"
+         "    print('locked', flush=True)\n"
+         "    time.sleep(600)\n"],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        before = sorted(p.relative_to(out) for p in out.rglob("*"))
+        code, _, err = cli(capsys, "run", "--games", "lctr,king", "--max-n", "6", "--out", str(out),
+                           "--quiet")
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"is being written by another partgames run (pid {holder.pid})" in err
+        assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    code, _, _ = cli(capsys, "run", "--games", "lctr,king", "--max-n", "6", "--out", str(out), "--quiet")
+    assert code == 0
+    assert_store_consistent(out)
+
+
+def test_an_os_error_in_a_run_is_one_line_and_a_rerun_resumes(capsys, tmp_path: Path,
+                                                               monkeypatch) -> None:
+    """A full disk while writing a shard ends the run with one line saying to rerun, not a
+    traceback; the store holds only complete (game, n), and the rerun completes it."""
+    import errno
+
+    from pipeline.storage import Store
+
+    real = Store.write_shard
+    calls = {"n": 0}
+
+    def disk_full(self, game_id, n, shard, table, reuse=None):
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.staging_dir(game_id, n)))
+        return real(self, game_id, n, shard, table, reuse)
+
+    out = tmp_path / "results"
+    monkeypatch.setattr(Store, "write_shard", disk_full)
+    code, _, err = cli(capsys, "run", "--games", "lctr", "--min-n", "16", "--max-n", "20",
+                       "--out", str(out), "--quiet", "--jobs", "1", "--shard-records", "50")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "No space left on device" in err and "rerun to resume" in err
+    monkeypatch.setattr(Store, "write_shard", real)
+    assert_store_consistent(out)
+    code, _, _ = cli(capsys, "run", "--games", "lctr", "--min-n", "16", "--max-n", "20",
+                     "--out", str(out), "--quiet", "--jobs", "1", "--shard-records", "50")
+    assert code == 0 and len(list(out.glob("game=lctr/n=*"))) == 5
+    assert_store_consistent(out)
 
 
 def _interrupt_at_write(monkeypatch, nth: int, games: list[str], jobs: int = 1, **run_args) -> None:
@@ -514,3 +609,23 @@ def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, mon
     summary = runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
     assert summary.records == partition_numbers(22)[22]  # everything recomputed
     assert_store_consistent(out)
+
+
+@pytest.mark.parametrize("command, message", [
+    (["run", "--games", "lctr", "--max-n", "6", "--quiet"],
+     "partgames: interrupted; finished shards are kept, rerun to resume\n"),
+    (["verify", "--only", "lctr1.lemma2", "--report", "-"], "partgames: interrupted\n"),
+])
+def test_ctrl_c_says_what_it_left(capsys, small_store: Path, tmp_path: Path, monkeypatch,
+                                  command: list[str], message: str) -> None:
+    """Ctrl-C ends with exit status 130 and one line; only a run has shards to resume."""
+    import pipeline.verify as verify_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "_solve_all", interrupted)
+    monkeypatch.setattr(verify_module, "run_statement", interrupted)
+    where = ["--out", str(tmp_path / "r")] if command[0] == "run" else ["--results", str(small_store)]
+    code, _, err = cli(capsys, *command, *where)
+    assert code == 130 and err == message

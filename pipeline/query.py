@@ -105,8 +105,35 @@ def _spill_settings(store: Store) -> tuple[str, int]:
     parent = store.root.resolve().parent
     if not os.access(parent, os.W_OK):
         parent = Path(tempfile.gettempdir())
-    path = parent / f".{store.root.name}.duckdb-spill-{os.getpid()}-{next(_spill_ids)}"
+    prefix = f".{store.root.name}.duckdb-spill-"
+    remove_stale_spills(parent, prefix)
+    path = parent / f"{prefix}{os.getpid()}-{next(_spill_ids)}"
     return path.as_posix(), int(shutil.disk_usage(parent).free * SPILL_SHARE)
+
+
+def remove_stale_spills(parent: Path, prefix: str) -> list[Path]:
+    """Remove the spill directories ``<prefix><pid>-<k>`` in ``parent`` whose process is gone.
+
+    DuckDB removes its spill directory when the connection closes, but not when the process is
+    killed: a verify on LCTR n ≤ 80 stopped by the OOM killer left 28 GiB behind, which the next
+    query's limit (a share of the free space) would have been short of. A directory whose pid is
+    alive (or belongs to another user's process) is left alone. Returns what was removed.
+    """
+    removed = []
+    for d in parent.glob(f"{prefix}*-*"):
+        pid = d.name[len(prefix):].split("-")[0]
+        if not pid.isdigit() or not d.is_dir():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # the process is alive
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue  # alive, another user's
+        shutil.rmtree(d, ignore_errors=True)
+        removed.append(d)
+    return removed
 
 
 def explain(exc: Exception) -> str:

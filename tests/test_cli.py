@@ -540,6 +540,29 @@ def test_n_range_of_sql_verify(capsys, small_store: Path, plant, monkeypatch, in
     assert code == 2 and err.strip() == "partgames: error: --min-n (9) is above --max-n (8)"
 
 
+def test_the_spill_of_a_killed_process_is_removed_by_the_next_connection(tmp_path: Path) -> None:
+    """A spill directory whose process is gone (DuckDB removes its own only on close, and the
+    OOM killer left 28 GiB) goes at the next connection to the store; a live process's stays."""
+    out = tmp_path / "results"
+    runner.run(["lctr"], max_n=4, out=str(out), jobs=1, progress=False)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        stale = tmp_path / f".results.duckdb-spill-{dead.pid}-0"
+        live = tmp_path / f".results.duckdb-spill-{alive.pid}-3"
+        other = tmp_path / ".results.duckdb-spill-notapid-0"
+        for d in (stale, live, other):
+            d.mkdir()
+            (d / "duckdb_temp_block-1.block").write_bytes(b"x" * 1000)
+        connect(out).close()
+        assert not stale.exists()
+        assert live.exists() and other.exists()
+    finally:
+        alive.kill()
+        alive.wait()
+
+
 def test_queries_spill_beside_the_store_within_a_limit(capsys, small_store: Path, tmp_path: Path,
                                                        monkeypatch) -> None:
     """DuckDB spills a join that outgrows memory into a directory of the connection's own beside

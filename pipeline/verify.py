@@ -8,6 +8,7 @@ are, so a statement about games or families with no records reports ``no data``,
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import time
 from collections.abc import Callable
@@ -100,8 +101,8 @@ def load_catalogue(root: Path | None = None, select: list[str] | None = None) ->
     if dup:
         raise StatementError(f"duplicate statement ids: {', '.join(sorted(dup))}")
     if select:
-        def matches(pat: str, st: Statement) -> bool:
-            return re.fullmatch(pat.replace("*", ".*"), st.id) is not None
+        def matches(pat: str, st: Statement) -> bool:  # a shell glob: the dots of ids are dots
+            return fnmatch.fnmatchcase(st.id, pat)
 
         # A mistyped id must not pass as "0 statements, 0 fail": that reads as a success.
         unmatched = [pat for pat in select if not any(matches(pat, st) for st in statements)]

@@ -123,6 +123,9 @@ def test_sql_and_verify_input_errors_are_one_line(capsys, small_store: Path, tmp
     code, _, err = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
                        "--only", "lctr1.lema3", "--report", "-")
     one_line(code, err, "--only 'lctr1.lema3' matches no statement")
+    code, _, err = cli(capsys, "verify", "--results", str(small_store), "--only", "chess.thm4.10",
+                       "--report", "-")  # a glob: its dots are dots (as a regex it was chess.thm4_10)
+    one_line(code, err, "--only 'chess.thm4.10' matches no statement")
 
     def no_statement_may_run(*args, **kwargs):
         raise AssertionError("a statement ran before the report path was checked")

@@ -14,6 +14,11 @@ class UsageError(Exception):
     """Command-line input that argparse cannot check (one line, exit 2)."""
 
 
+def _resume_hint(command: str) -> str:
+    """What an interrupted or failed command leaves: only ``run`` has shards to resume."""
+    return "; finished shards are kept, rerun to resume" if command == "run" else ""
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="partgames",
@@ -96,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         # that cannot be written. One line, not a traceback; a run's written shards are safe
         # (each is renamed into place only when complete).
         where = f": {exc.filename}" if exc.filename else ""
-        resume = "; finished shards are kept, rerun to resume" if args.command == "run" else ""
-        print(f"partgames: error: {exc.strerror or exc}{where}{resume}", file=sys.stderr)
+        print(f"partgames: error: {exc.strerror or exc}{where}{_resume_hint(args.command)}",
+              file=sys.stderr)
         return 2
     except duckdb.Error as exc:
         from pipeline.query import explain
@@ -105,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"partgames: SQL error: {explain(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        resume = "; finished shards are kept, rerun to resume" if args.command == "run" else ""
-        print(f"partgames: interrupted{resume}", file=sys.stderr)
+        print(f"partgames: interrupted{_resume_hint(args.command)}", file=sys.stderr)
         return 130
 
 
@@ -141,10 +145,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         def show(result) -> None:  # each statement's lines as it ends (text format)
             print("\n".join(result_lines(result)), flush=True)
 
-        report = None
-        if args.report != "-":
-            report = Path(args.report) if args.report else Path(args.results) / "VERIFY.md"
-        if args.report not in (None, "-"):  # checked now, not after an hour of statements
+        if args.report == "-":
+            report = None
+        elif args.report is None:
+            report = Path(args.results) / "VERIFY.md"  # in the store, which verify checks
+        else:  # the user's path, checked now, not after an hour of statements
+            report = Path(args.report)
             if report.is_dir():
                 raise UsageError(f"--report {report} is a directory")
             if not report.parent.is_dir():

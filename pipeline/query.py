@@ -111,15 +111,14 @@ def _spill_settings(store: Store) -> tuple[str, int]:
     return path.as_posix(), int(shutil.disk_usage(parent).free * SPILL_SHARE)
 
 
-def remove_stale_spills(parent: Path, prefix: str) -> list[Path]:
+def remove_stale_spills(parent: Path, prefix: str) -> None:
     """Remove the spill directories ``<prefix><pid>-<k>`` in ``parent`` whose process is gone.
 
     DuckDB removes its spill directory when the connection closes, but not when the process is
     killed: a verify on LCTR n ≤ 80 stopped by the OOM killer left 28 GiB behind, which the next
     query's limit (a share of the free space) would have been short of. A directory whose pid is
-    alive (or belongs to another user's process) is left alone. Returns what was removed.
+    alive (or belongs to another user's process) is left alone.
     """
-    removed = []
     for d in parent.glob(f"{prefix}*-*"):
         pid = d.name[len(prefix):].split("-")[0]
         if not pid.isdigit() or not d.is_dir():
@@ -132,8 +131,6 @@ def remove_stale_spills(parent: Path, prefix: str) -> list[Path]:
         except PermissionError:
             continue  # alive, another user's
         shutil.rmtree(d, ignore_errors=True)
-        removed.append(d)
-    return removed
 
 
 def explain(exc: Exception) -> str:

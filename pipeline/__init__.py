@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -40,6 +41,9 @@ def _kernel_cache_dir() -> Path:
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):  # an explicit setting wins
-    import numba
-
-    numba.config.CACHE_DIR = str(_kernel_cache_dir())
+    # Through the environment, which numba reads when it is imported: importing numba here would
+    # cost every command 0.3 s, and sql, verify and search never compile. Where numba is loaded
+    # already (a benchmark, a notebook), its config is set as well.
+    os.environ["NUMBA_CACHE_DIR"] = str(_kernel_cache_dir())
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]

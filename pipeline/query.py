@@ -17,8 +17,8 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from pipeline.games import BOARD_GAMES
-from pipeline.schema import BOARD_SCHEMA, SLOWNIM_SCHEMA
+from pipeline.errors import UsageError
+from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, SLOWNIM_SCHEMA
 from pipeline.storage import COMPLETE, Store, StoreError
 
 
@@ -144,9 +144,11 @@ def explain(exc: Exception) -> str:
 
 
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
-            max_n: int | None = None) -> duckdb.DuckDBPyConnection:
+            max_n: int | None = None, settings: dict[str, str] | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views of the store at ``results``, holding the
-    records with ``min_n ≤ n ≤ max_n`` (every record by default).
+    records with ``min_n ≤ n ≤ max_n`` (every record by default). ``settings``: DuckDB settings
+    by name (``memory_limit``, ``threads``), set before anything is read; a value DuckDB refuses
+    is a :class:`pipeline.errors.UsageError` naming the option.
 
     Small stores are copied into temporary tables, which makes catalogue runs on them an order
     of magnitude faster; large ones are read in place.
@@ -157,6 +159,12 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     store = Store.open(results, create=False)
     spill_dir, spill_bytes = _spill_settings(store)
     con = duckdb.connect()
+    for name, value in (settings or {}).items():
+        try:
+            con.execute(f"SET {name} = '{_escape(value)}'")
+        except duckdb.Error as exc:
+            option = "--" + name.replace("_", "-")
+            raise UsageError(f"{option} {value!r}: {explain(exc)}") from None
     # SET, not duckdb.connect(config=…): given there, DuckDB 2.0 reports the size limit but does
     # not enforce it (a 1 MiB limit let a join spill far more; tests/test_cli.py)
     con.execute(f"SET temp_directory = '{_escape(spill_dir)}'")

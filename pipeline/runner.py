@@ -30,6 +30,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline import __version__
+from pipeline.errors import PartgamesError
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.games.base import partition_columns
 from pipeline.parquet import ChunkReuse
@@ -166,7 +167,7 @@ class _RecordBudget:
             self._cond.notify_all()
 
 
-class RunError(ValueError):
+class RunError(PartgamesError, ValueError):
     """Bad arguments to a run (one line, for the command line)."""
 
 

@@ -10,6 +10,12 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+#: The board games of the papers (SPEC §2.1–2.2), whose records have :data:`BOARD_SCHEMA`, in the
+#: order runs and reports list them: the ids of ``pipeline.games.moveset.BUILTIN``. Here, not
+#: there, so that reading a store (``sql``, ``verify``) needs no game module and no numba.
+BOARD_GAMES: tuple[str, ...] = ("lctr", "downright", "pawn", "pawn_t", "knight", "bishop", "king",
+                                "rook", "queen")
+
 #: Columns shared by every game.
 COMMON_FIELDS: list[pa.Field] = [
     pa.field("n", pa.int16(), nullable=False),

@@ -37,11 +37,11 @@ def list_searches() -> list[tuple[str, str]]:
 
 
 def run_search(results: str | Path, name: str, fmt: str = "table", min_n: int | None = None,
-               max_n: int | None = None) -> str:
+               max_n: int | None = None, settings: dict[str, str] | None = None) -> str:
     files = _files()
     if name not in files:
         raise StatementError(f"no search named {name!r} (known: {', '.join(files) or 'none'})")
-    con = connect(results, min_n=min_n, max_n=max_n)
+    con = connect(results, min_n=min_n, max_n=max_n, settings=settings)
     query = files[name].read_text().strip().rstrip(";")
     table = con.sql(query).to_arrow_table()
     out_dir = Path(results) / "search"

@@ -17,11 +17,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
 from pipeline import __version__
-from pipeline.parquet import ChunkReuse, write_table
+from pipeline.errors import PartgamesError
+
+if TYPE_CHECKING:
+    from pipeline.parquet import ChunkReuse
 
 MARKER = "_partgames.json"
 #: Held (``flock``) by the run writing the store: one writer per store (see :meth:`Store.writer`).
@@ -34,7 +38,7 @@ STORE_FORMAT = 1
 SHARD_FORMAT = 3
 
 
-class StoreError(Exception):
+class StoreError(PartgamesError):
     """A results directory that cannot be used (one line, for the command line)."""
 
 
@@ -194,6 +198,8 @@ def write_parquet(table: pa.Table, path: Path, reuse: ChunkReuse | None = None) 
     end-to-end throughput (issue 6; benchmarks/bench.py). DuckDB, pyarrow and polars read every
     file back to the same values (tests/test_parquet.py).
     """
+    from pipeline.parquet import write_table  # numba: only a run writes, sql and verify read
+
     write_table(table, path, created_by=f"partgames version {__version__}", reuse=reuse)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import duckdb
 
+from pipeline.errors import PartgamesError
 from pipeline.query import connect, explain, queries_dir
 
 MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "claim"}
@@ -26,7 +27,7 @@ PRINTED_MARK = "-- printed form:"
 EXAMPLES = 5
 
 
-class StatementError(ValueError):
+class StatementError(PartgamesError, ValueError):
     """A statement file that does not follow queries/FORMAT.md."""
 
 
@@ -194,14 +195,15 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
 
 def verify(results: str | Path, select: list[str] | None = None,
            on_result: Callable[[Result], None] | None = None, min_n: int | None = None,
-           max_n: int | None = None) -> list[Result]:
+           max_n: int | None = None, settings: dict[str, str] | None = None) -> list[Result]:
     """Run the selected statements on the records of the store at ``results`` with
     ``min_n ≤ n ≤ max_n`` (all by default), in id order. ``on_result`` is called with each
     result as soon as it is known: over a store of billions of records (the overnight run of
     LCTR and Downright for n ≤ 100) a statement takes seconds to many minutes, and a report only
-    at the end would leave the user without a line for an hour."""
+    at the end would leave the user without a line for an hour. ``settings``: DuckDB settings
+    (:func:`pipeline.query.connect`)."""
     statements = load_catalogue(select=select)
-    con = connect(results, min_n=min_n, max_n=max_n)
+    con = connect(results, min_n=min_n, max_n=max_n, settings=settings)
     out = []
     for st in statements:
         out.append(run_statement(con, st))

@@ -105,6 +105,66 @@ def test_sql_errors_and_formats(capsys, small_store: Path) -> None:
     assert out.splitlines()[1] == "true"
 
 
+def test_each_command_loads_only_what_it_uses(small_store: Path, tmp_path: Path) -> None:
+    """sql, verify and search read a store without numba (0.3 s of every query's start), and a
+    run writes one without DuckDB; a SQL error is still one line when nothing imported DuckDB
+    before the command did."""
+    probe = (
+        "import sys\n"
+        "from pipeline.cli import main\n"
+        "code = main(sys.argv[2:])\n"
+        "print(code, *sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'duckdb'}))\n"
+    )
+
+    def loaded(*args: str) -> tuple[str, str]:
+        r = subprocess.run([sys.executable, "-c", probe, "-", *args], capture_output=True, text=True,
+                           cwd=Path(__file__).resolve().parent.parent)
+        return r.stdout.splitlines()[-1], r.stderr
+
+    store = str(small_store)
+    assert loaded("sql", "--results", store, "SELECT count(*) FROM lctr")[0] == "0 duckdb"
+    assert loaded("verify", "--results", store, "--only", "lctr1.lemma2", "--report", "-")[0] == "0 duckdb"
+    assert loaded("search", "--results", store, "min_states", "--max-n", "4")[0] == "0 duckdb"
+    line, err = loaded("sql", "--results", store, "SELEC nonsense")
+    assert line == "2 duckdb" and err.startswith("partgames: SQL error:") and err.count("\n") == 1
+    out = str(tmp_path / "results")
+    assert loaded("run", "--games", "lctr", "--max-n", "4", "--out", out, "--quiet")[0] == "0 numba"
+
+
+def test_duckdb_memory_limit_and_threads(capsys, small_store: Path, monkeypatch) -> None:
+    """--memory-limit and --threads reach DuckDB in sql, verify and search; a value DuckDB
+    refuses is a one-line error naming the option, before any statement runs."""
+    import pipeline.search as search_module
+    import pipeline.verify as verify_module
+
+    q = "SELECT current_setting('memory_limit') AS m, current_setting('threads') AS t"
+    code, out, _ = cli(capsys, "sql", "--results", str(small_store), "--format", "csv",
+                       "--memory-limit", "2GiB", "--threads", "1", q)
+    assert code == 0 and out.splitlines()[1] == "2.0 GiB,1"
+    code, out, _ = cli(capsys, "sql", "--results", str(small_store), "--format", "csv",
+                       "--memory-limit", "25%", q)
+    assert code == 0 and out.splitlines()[1].split(",")[0] != "2.0 GiB"
+    for args, text in [(["--memory-limit", "lots"], "--memory-limit 'lots'"),
+                       (["--threads", "0"], "--threads must be at least 1")]:
+        code, _, err = cli(capsys, "sql", "--results", str(small_store), *args, "SELECT 1")
+        assert code == 2 and err.startswith("partgames: error:") and err.count("\n") == 1, err
+        assert text in err, err
+    seen = []
+    for module in (verify_module, search_module):
+        real = module.connect
+
+        def spy(*a, real=real, **kw):
+            con = real(*a, **kw)
+            seen.append(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+            return con
+
+        monkeypatch.setattr(module, "connect", spy)
+    cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2", "--report", "-",
+        "--memory-limit", "3GiB")
+    cli(capsys, "search", "--results", str(small_store), "min_states", "--memory-limit", "3GiB")
+    assert seen == ["3.0 GiB", "3.0 GiB"]
+
+
 def test_sql_and_verify_input_errors_are_one_line(capsys, small_store: Path, tmp_path: Path,
                                                   monkeypatch) -> None:
     """An empty query, a missing @file, an --only that matches nothing (a typo must not read

@@ -2,24 +2,28 @@
 
 To add a game family: write ``pipeline/games/<family>.py`` with a class following
 :class:`pipeline.games.base.Game` (rules + a numba kernel), give its ids a pattern, and add a
-branch to :func:`get_game`. A new moveset piece needs no code at all: see ``moveset.BUILTIN``.
+branch to :func:`get_game`. A user's moveset needs no code at all (its id is the moveset); a
+new built-in piece is an entry in ``moveset.BUILTIN`` and its id in
+``pipeline.schema.BOARD_GAMES``.
 """
 
 from __future__ import annotations
 
 import re
 
+from pipeline.errors import PartgamesError
 from pipeline.games.base import Game
 from pipeline.games.moveset import BUILTIN, Moveset, MovesetError, MovesetGame
+from pipeline.schema import BOARD_GAMES
 
-#: The board games of the papers, in the order runs and reports list them.
-BOARD_GAMES: tuple[str, ...] = tuple(BUILTIN)
+if tuple(BUILTIN) != BOARD_GAMES:  # one list of the board games, checked where both are seen
+    raise ImportError(f"moveset.BUILTIN {tuple(BUILTIN)} is not schema.BOARD_GAMES {BOARD_GAMES}")
 
 #: Largest n (or total N) a run accepts: cell tables are (n+2)² and p(150) ≈ 4·10¹¹.
 MAX_N = 150
 
 
-class GameError(ValueError):
+class GameError(PartgamesError, ValueError):
     """An unknown or malformed game id."""
 
 

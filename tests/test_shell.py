@@ -1,0 +1,109 @@
+"""``partgames sql`` without a query: a script on standard input, or a prompt on a terminal."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import pipeline.shell as shell
+from pipeline.cli import main
+from pipeline.partitions import partition_numbers
+
+
+class Stdin(io.StringIO):
+    def __init__(self, text: str, tty: bool):
+        super().__init__(text)
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def sql_stdin(capsys, monkeypatch, store: Path, text: str, *args: str) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", Stdin(text, tty=False))
+    code = main(["sql", "--results", str(store), *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_a_script_runs_every_statement_on_one_connection(capsys, monkeypatch, small_store: Path) -> None:
+    p = partition_numbers(5)
+    text = ("CREATE TEMP TABLE small AS SELECT n, parts FROM lctr WHERE n <= 5;\n"
+            "SELECT n, count(*) AS c FROM small GROUP BY n ORDER BY n;\n"
+            "SELECT ';' AS semicolon, 'a;b' AS inside;\n")
+    code, out, err = sql_stdin(capsys, monkeypatch, small_store, text, "--format", "json")
+    assert code == 0 and err == ""
+    first, second = (json.loads(line) for line in out.splitlines())  # CREATE shows nothing
+    assert first == [{"n": n, "c": p[n]} for n in range(1, 6)]  # the temporary table survived
+    assert second == [{"semicolon": ";", "inside": "a;b"}]
+    code, out, _ = sql_stdin(capsys, monkeypatch, small_store, "SELECT 1 AS x", "-", "--format", "csv")
+    assert code == 0 and out.splitlines() == ["x", "1"]
+
+
+def test_a_script_stops_at_its_first_error_in_one_line(capsys, monkeypatch, small_store: Path) -> None:
+    """A syntax error anywhere stops the script before any statement runs (it is parsed
+    whole); an error in running a statement stops it there, after the ones before it."""
+    text = "SELECT 1 AS before;\nSELEC nonsense;\nSELECT 2 AS after;\n"
+    code, out, err = sql_stdin(capsys, monkeypatch, small_store, text, "--format", "csv")
+    assert code == 2 and err.startswith("partgames: SQL error:") and err.count("\n") == 1
+    assert out == ""
+    text = "SELECT 1 AS before;\nSELECT * FROM no_such_table;\nSELECT 2 AS after;\n"
+    code, out, err = sql_stdin(capsys, monkeypatch, small_store, text, "--format", "csv")
+    assert code == 2 and err.startswith("partgames: SQL error:") and err.count("\n") == 1
+    assert "no_such_table" in err and out.splitlines() == ["before", "1"]
+
+
+def test_the_prompt_survives_errors_and_interrupts(capsys, monkeypatch, small_store: Path) -> None:
+    """A statement runs when a line ends with ';' (it may span lines); an error is one line and
+    the prompt goes on; Ctrl-C drops the statement being typed; .quit ends with status 0."""
+    monkeypatch.setattr("sys.stdin", Stdin("", tty=True))
+    monkeypatch.setattr(shell, "HISTORY", small_store.parent / "no-history")
+    lines = iter([
+        "SELECT count(*) AS c",
+        "FROM lctr WHERE n = 4;",
+        "SELEC nonsense;",
+        "SELECT 'never run'",
+        KeyboardInterrupt,
+        "",
+        "SELECT 7 AS seven;",
+        ".quit",
+        "SELECT 'after quit';",
+    ])
+    prompts = []
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        line = next(lines)
+        if line is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        return line
+
+    monkeypatch.setattr("builtins.input", read_line)
+    code = main(["sql", "--results", str(small_store), "--format", "csv"])
+    out = capsys.readouterr()
+    assert code == 0
+    assert out.out.splitlines() == ["c", str(partition_numbers(4)[4]), "seven", "7"]
+    errors = [line for line in out.err.splitlines() if line.startswith("partgames:")]
+    assert len(errors) == 1 and errors[0].startswith("partgames: SQL error:")
+    assert prompts[:2] == [shell.PROMPT, shell.MORE] and prompts[4] == shell.MORE
+    assert prompts[5:8] == [shell.PROMPT] * 3
+
+
+@pytest.mark.parametrize("ending", [EOFError, ".exit"])
+def test_the_prompt_ends_at_end_of_input(capsys, monkeypatch, small_store: Path, ending) -> None:
+    monkeypatch.setattr("sys.stdin", Stdin("", tty=True))
+    monkeypatch.setattr(shell, "HISTORY", small_store.parent / "no-history")
+    lines = iter(["SELECT 1 AS one;", ending])
+
+    def read_line(prompt: str) -> str:
+        line = next(lines)
+        if line is EOFError:
+            raise EOFError
+        return line
+
+    monkeypatch.setattr("builtins.input", read_line)
+    assert main(["sql", "--results", str(small_store), "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["one", "1"]

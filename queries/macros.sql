@@ -212,3 +212,23 @@ CREATE OR REPLACE MACRO is_gen_staircase_sub(parts, conj) AS
             - (parts[1] - parts[-1]) // greatest(len(list_distinct(parts)) - 1, 1) * (1 + (p - conj[-1] - 1)
               // greatest((len(parts) - conj[-1]) // greatest(len(list_distinct(parts)) - 1, 1), 1))))
     END;
+
+-- cell_grid(game, parts): the box grid of a board game on λ, as the papers draw it (SPEC §7):
+-- one row per row i of the Young diagram, top first, holding sg and sg_misere of λ[i,j] for its
+-- cells j = 0, 1, … left to right, separated by spaces ('?' where λ[i,j] has no record: n
+-- beyond the store). game is a view name ('lctr', 'king', 'moves_1.3_3.1', …), not Slow SetNim,
+-- whose positions are not cells). Reads the records of every n up to |λ|: bound a big store
+-- with --max-n.
+-- Example: FROM cell_grid('king', [5,5,3,2,1]) gives sg rows '2 1 0 2 1', '0 3 2 1 0', '2 1 0',
+-- '1 0', '0' (SPEC §7).
+CREATE OR REPLACE MACRO cell_grid(game, parts) AS TABLE
+    WITH cells AS (
+        SELECT i::INTEGER AS i, j::INTEGER AS j, subpartition(parts, i, j) AS sub
+        FROM range(len(parts)) rows_(i), range(parts[1]) columns_(j)
+        WHERE j < parts[i + 1]
+    )
+    SELECT c.i AS row,
+           string_agg(coalesce(g.sg::VARCHAR, '?'), ' ' ORDER BY c.j) AS sg,
+           string_agg(coalesce(g.sg_misere::VARCHAR, '?'), ' ' ORDER BY c.j) AS sg_misere
+    FROM cells c LEFT JOIN query_table(game) g ON g.n = list_sum(c.sub) AND g.parts = c.sub
+    GROUP BY c.i ORDER BY c.i;

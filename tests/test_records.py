@@ -119,6 +119,27 @@ def test_spec_section7_grids(examples_store: Path) -> None:
     assert _grid(con, "king", (5, 5, 3, 2, 1)) == "21021 / 03210 / 210 / 10 / 0".split(" / ")
 
 
+def test_spec_section7_grids_by_the_cell_grid_macro(examples_store: Path) -> None:
+    """queries/macros.sql's cell_grid draws the same grids from the store, sg and misère."""
+    con = connect(examples_store)
+
+    def grid(game: str, lam: list[int], column: str) -> list[str]:
+        rows = con.execute(f"SELECT {column} FROM cell_grid('{game}', {lam}::SMALLINT[])").fetchall()
+        return [r[0].replace(" ", "") for r in rows]
+
+    assert grid("lctr", [8, 7, 6, 5, 5, 2, 1], "sg") == \
+        "01010101 / 2010101 / 120101 / 01202 / 10121 / 01 / 1".split(" / ")
+    assert grid("king", [5, 5, 3, 2, 1], "sg") == "21021 / 03210 / 210 / 10 / 0".split(" / ")
+    # misère, against the plain-Python reference on every cell's sub-partition
+    lam = (6, 6, 4, 3, 3, 1)
+    want = ["".join(str(reference.board_record("queen", [x - j for x in lam[i:] if x - j > 0])["sg_misere"])
+                    for j in range(lam[i])) for i in range(len(lam))]
+    assert grid("queen", list(lam), "sg_misere") == want
+    # beyond the store (n ≤ 34): '?' exactly where λ[0,j] = (30 − j, 10 − j) has n = 40 − 2j > 34
+    top = con.execute("SELECT sg FROM cell_grid('rook', [30, 10]) WHERE row = 0").fetchall()[0][0]
+    assert [v == "?" for v in top.split(" ")] == [j < 3 for j in range(30)]
+
+
 def test_rook_nim_queen_wythoff_on_rectangles(examples_store: Path) -> None:
     con = connect(examples_store)
     # Wythoff P-positions (⌊kφ⌋, ⌊kφ²⌋) built greedily (mex construction), not from the code.

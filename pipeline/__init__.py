@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
@@ -23,21 +24,32 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("JE_ARROW_MALLOC_CONF", "narenas:1,dirty_decay_ms:-1,muzzy_decay_ms:-1")
 
 
-def _kernel_cache_dir() -> Path:
-    """Numba's on-disk cache, one folder per version of the kernel sources.
-
-    Numba invalidates a cached function when *its own* file changes, not when a function it
-    inlines from another file does (e.g. ``cgh.summarize`` inside the moveset kernel), so a fix
-    there could silently keep old machine code. Keying the folder on a hash of every source file
-    of the package rules that out: changed sources compile afresh.
+@functools.cache
+def source_digest() -> str:
+    """SHA-256 (hex) of every source file of the package: the version of the code that computes
+    records. ``__version__`` is the release and stays put between fixes; this changes with any
+    of them. It keys numba's cache (below), the plan that staged shards of an interrupted run
+    must match to be reused (so a resumed (game, n) never mixes records of two versions of the
+    code), and each finished (game, n)'s ``_complete.json`` (which code computed it).
     """
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent
     for path in sorted([*package.glob("*.py"), *package.glob("games/*.py")]):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _kernel_cache_dir() -> Path:
+    """Numba's on-disk cache, one folder per version of the sources (:func:`source_digest`).
+
+    Numba invalidates a cached function when *its own* file changes, not when a function it
+    inlines from another file does (e.g. ``cgh.summarize`` inside the moveset kernel), so a fix
+    there could silently keep old machine code. Keying the folder on a hash of every source file
+    of the package rules that out: changed sources compile afresh.
+    """
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "partgames" / f"numba-{digest.hexdigest()[:16]}"
+    return base / "partgames" / f"numba-{source_digest()[:16]}"
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):  # an explicit setting wins

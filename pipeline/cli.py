@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from pipeline.errors import PartgamesError, UsageError
+from pipeline.schema import BOARD_GAMES
 
-DEFAULT_GAMES = "lctr,downright,pawn,pawn_t,knight,bishop,king,rook,queen"
+DEFAULT_GAMES = ",".join(BOARD_GAMES)
 
 
 def _resume_hint(command: str) -> str:
@@ -157,7 +158,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "verify":
         from pipeline.storage import write_text_atomic
-        from pipeline.verify import markdown_report, result_lines, summary_lines, verify
+        from pipeline.verify import markdown_report, provenance_lines, result_lines, summary_lines, verify
 
         def show(result) -> None:  # each statement's lines as it ends (text format)
             print("\n".join(result_lines(result)), flush=True)
@@ -174,12 +175,13 @@ def _dispatch(args: argparse.Namespace) -> int:
                 raise UsageError(f"--report {report}: directory {report.parent} does not exist")
         results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
                          min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+        provenance = provenance_lines(args.results, args.min_n, args.max_n)
         if args.format == "json":
             print(json.dumps([r.as_dict() for r in results], default=str))
         else:
-            print("\n".join(summary_lines(results)))
+            print("\n".join(summary_lines(results) + provenance))
         if report is not None:
-            write_text_atomic(report, markdown_report(results))
+            write_text_atomic(report, markdown_report(results, provenance))
         return 1 if any(r.breaks for r in results) else 0
     if args.command == "search":
         from pipeline.search import list_searches, run_search

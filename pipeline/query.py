@@ -57,6 +57,17 @@ def _read(glob: str, where: str = "") -> str:
     return f"SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true){where}"
 
 
+_JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards": "BIGINT",
+                "version": "VARCHAR", "code": "VARCHAR"}
+_EMPTY_JOBS = ("(SELECT " + ", ".join(f"CAST(NULL AS {t}) AS {c}" for c, t in _JOB_COLUMNS.items())
+               + " WHERE false)")
+
+
+def _read_jobs(root: str) -> str:
+    columns = ", ".join(f"{c}: '{t}'" for c, t in _JOB_COLUMNS.items())
+    return f"read_json('{root}/game=*/n=*/{COMPLETE}', columns = {{{columns}}}, format = 'auto')"
+
+
 #: Stores with fewer records than this are loaded into memory (many small files scan slowly).
 MATERIALIZE_BELOW = 2_000_000
 
@@ -192,6 +203,10 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
         con.execute(f"CREATE VIEW slownim AS {source}")
     else:
         con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
+    # Provenance: one row per complete (game, n) from its _complete.json, with the release and
+    # the code (pipeline.source_digest) that computed it (NULL: a store written before session 17).
+    con.execute(f"CREATE VIEW jobs AS SELECT * FROM {_read_jobs(root) if games else _EMPTY_JOBS}{where} "
+                "ORDER BY game, n")
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in games)
         source = union if small else _read(f"{root}/game=*/*/*.parquet", where)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import __version__
+from pipeline import __version__, source_digest
 from pipeline.errors import PartgamesError
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.games.base import partition_columns
@@ -421,11 +421,12 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
             if staged and isinstance(staged.get("max_records"), int) and staged["max_records"] >= 1:
                 size = staged["max_records"]  # resume with the shards already staged
             count = game.shard_count(n, size)
-            # Shards in staging are reused only by the same code and schema, and never by --force
-            # (which is how a user recomputes after an upgrade or a fix).
+            # Shards in staging are reused only by the same code (its sources' digest: a fix
+            # changes it, the release number does not) and schema, and never by --force (which
+            # is how a user recomputes complete (game, n) after an upgrade or a fix).
             plan = {"game": game.game_id, "n": n, "max_records": size, "shards": count,
-                    "shard_format": SHARD_FORMAT,
-                    "version": __version__, "schema": game.schema.to_string()}
+                    "shard_format": SHARD_FORMAT, "version": __version__, "code": source_digest(),
+                    "schema": game.schema.to_string()}
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
@@ -541,7 +542,8 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int,
 
 def _finish(store: Store, game: Game, n: int, max_records: int) -> None:
     store.finalize(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
-                                     "shards": game.shard_count(n, max_records)})
+                                     "shards": game.shard_count(n, max_records),
+                                     "version": __version__, "code": source_digest()})
 
 
 def _progress_bars(games: list[Game], totals: dict[str, int], enabled: bool):

@@ -10,7 +10,7 @@ the views every time and forgets what the last one made; here one connection ser
   history (``~/.partgames_sql_history``) come from ``readline`` where Python has it.
 * Otherwise (a pipe, a file): a script. It is parsed whole (a syntax error anywhere runs
   nothing), then every statement runs in order and every query's rows are printed; the first
-  error ends it with exit status 2, as a one-line error does.
+  error ends it with exit status 2, as a one-line error does, and so does an empty script.
 
     $ partgames sql <<'EOF'
     CREATE TEMP TABLE p AS SELECT * FROM lctr WHERE sg = 0;
@@ -27,6 +27,7 @@ from typing import TextIO
 
 import duckdb
 
+from pipeline.errors import UsageError
 from pipeline.query import explain, format_result
 
 PROMPT, MORE = "partgames> ", "      ...> "
@@ -51,8 +52,12 @@ def run_statements(con: duckdb.DuckDBPyConnection, text: str, fmt: str, out: Tex
 
 
 def script(con: duckdb.DuckDBPyConnection, source: TextIO, fmt: str, out: TextIO) -> int:
-    """Standard input that is not a terminal: one script (errors propagate to the caller)."""
-    run_statements(con, source.read(), fmt, out)
+    """Standard input that is not a terminal: one script (errors propagate to the caller). An
+    empty one is an error, as an empty query is: a forgotten query must not pass silently."""
+    text = source.read()
+    if not text.strip():
+        raise UsageError("no SQL statement on standard input (give a query, or pipe a script)")
+    run_statements(con, text, fmt, out)
     return 0
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
-from pipeline import __version__
+from pipeline import __version__, source_digest
 from pipeline.errors import PartgamesError
 
 if TYPE_CHECKING:
@@ -185,6 +185,23 @@ class Store:
         base = self.root / f"game={game_id}"
         return sorted(int(p.parent.name[2:]) for p in base.glob(f"n=*/{COMPLETE}"))
 
+    def provenance(self, min_n: int | None = None, max_n: int | None = None) -> list[tuple[str, str, int]]:
+        """(code, release, number of complete (game, n)) of the complete jobs with min_n ≤ n ≤
+        max_n, most jobs first: which versions of the code computed the records (``_complete.json``;
+        "?" where a store written before session 17 did not record it)."""
+        counts: dict[tuple[str, str], int] = {}
+        for path in self.root.glob(f"game=*/n=*/{COMPLETE}"):
+            n = int(path.parent.name[2:])
+            if (min_n is not None and n < min_n) or (max_n is not None and n > max_n):
+                continue
+            try:
+                done = json.loads(path.read_text())
+            except (OSError, ValueError):
+                done = {}
+            key = (str(done.get("code", "?")), str(done.get("version", "?")))
+            counts[key] = counts.get(key, 0) + 1
+        return sorted(((code, version, k) for (code, version), k in counts.items()), key=lambda t: -t[2])
+
     def bytes_on_disk(self, game_id: str, n: int) -> int:
         return sum(f.stat().st_size for f in self.job_dir(game_id, n).glob("*.parquet"))
 
@@ -200,7 +217,8 @@ def write_parquet(table: pa.Table, path: Path, reuse: ChunkReuse | None = None) 
     """
     from pipeline.parquet import write_table  # numba: only a run writes, sql and verify read
 
-    write_table(table, path, created_by=f"partgames version {__version__}", reuse=reuse)
+    write_table(table, path, created_by=f"partgames version {__version__} (code {source_digest()[:16]})",
+                reuse=reuse)
 
 
 def _write_json_atomic(path: Path, data: dict) -> None:

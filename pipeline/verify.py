@@ -19,6 +19,7 @@ import duckdb
 
 from pipeline.errors import PartgamesError
 from pipeline.query import connect, explain, queries_dir
+from pipeline.storage import Store
 
 MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "claim"}
 KINDS = MUST_HOLD | {"conjecture"}
@@ -233,12 +234,6 @@ def result_lines(r: Result) -> list[str]:
     return lines
 
 
-def text_report(results: list[Result]) -> str:
-    """Every statement's lines (:func:`result_lines`), then the summary (:func:`summary_lines`)."""
-    lines = [line for r in results for line in result_lines(r)]
-    return "\n".join(lines + summary_lines(results))
-
-
 def summary_lines(results: list[Result]) -> list[str]:
     """The text report's closing lines: counts by status, discoveries, errata, total time."""
     lines = []
@@ -256,8 +251,22 @@ def summary_lines(results: list[Result]) -> list[str]:
     return lines
 
 
-def markdown_report(results: list[Result]) -> str:
-    out = ["# partgames verify", "",
+def provenance_lines(results: str | Path, min_n: int | None = None, max_n: int | None = None) -> list[str]:
+    """Which code computed the records read (each (game, n) records it): one line per version,
+    and a warning when the store mixes versions, since a fix between them would make the older
+    records the wrong ones."""
+    versions = Store.open(results, create=False).provenance(min_n, max_n)
+    lines = [f"records of {k} (game, n) computed by code {code[:16]} (partgames {version})"
+             if code != "?" else f"records of {k} (game, n) computed by code not recorded (before session 17)"
+             for code, version, k in versions]
+    if len(versions) > 1:
+        lines.append(f"the store mixes records of {len(versions)} versions of the code: "
+                     "`partgames run --force` recomputes the older ones")
+    return lines
+
+
+def markdown_report(results: list[Result], provenance: list[str] | None = None) -> str:
+    out = ["# partgames verify", "", *[f"- {line}" for line in provenance or []], "",
            "| id | source | kind | status | n range | rows | counterexamples | seconds |",
            "|---|---|---|---|---|---|---|---|"]
     for r in results:

@@ -567,7 +567,8 @@ def test_verify_prints_each_statement_as_it_ends(capsys, small_store: Path, monk
                        "--only", "lctr1.lemma3", "--report", "-")
     assert code == 0 and printed_before[0] == ""
     assert re.match(r"lctr1\.lemma2 .* holds .*\(\d+\.\d s\)\n$", printed_before[1])
-    assert re.match(r"lctr1\.lemma3 .*\(\d+\.\d s\)\n2 statements: 2 hold.*; \d+\.\d s\n$", out)
+    assert re.match(r"lctr1\.lemma3 .*\(\d+\.\d s\)\n2 statements: 2 hold.*; \d+\.\d s\n"
+                    r"records of \d+ \(game, n\) computed by code [0-9a-f]{16} \(partgames .*\)\n$", out)
     code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--format", "json",
                        "--only", "lctr1.lemma2", "--report", "-")
     (result,) = json.loads(out)
@@ -695,6 +696,53 @@ def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, mon
     summary = runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
     assert summary.records == partition_numbers(22)[22]  # everything recomputed
     assert_store_consistent(out)
+
+
+def test_a_run_resumed_by_other_code_recomputes_the_staged_shards(tmp_path: Path, monkeypatch) -> None:
+    """Staged shards are the code's that computed them: after a fix (the sources' digest
+    changes, the release number does not) a resumed (game, n) is computed afresh, never mixed;
+    the same code resumes them. Each (game, n) records its code, which the jobs view and
+    verify show, and verify warns when the store mixes versions."""
+    out = tmp_path / "results"
+    p = partition_numbers(22)[22]
+    monkeypatch.setattr(runner, "source_digest", lambda: "a" * 64)
+    _interrupt_at_write(monkeypatch, 3, ["king"], min_n=22, max_n=22, out=str(out), max_records=100)
+    monkeypatch.setattr(runner, "source_digest", lambda: "b" * 64)  # a fix, same __version__
+    assert runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False,
+                      max_records=100).records == p  # everything recomputed
+    assert_store_consistent(out)
+    done = json.loads((out / "game=king" / "n=22" / COMPLETE).read_text())
+    assert done["code"] == "b" * 64
+    _interrupt_at_write(monkeypatch, 3, ["king"], min_n=21, max_n=21, out=str(out), max_records=100)
+    summary = runner.run(["king"], min_n=21, max_n=21, out=str(out), jobs=1, progress=False, max_records=100)
+    assert 0 < summary.records < partition_numbers(21)[21]  # same code: the staged shards reused
+    monkeypatch.setattr(runner, "source_digest", lambda: "c" * 64)
+    runner.run(["king"], min_n=20, max_n=20, out=str(out), jobs=1, progress=False)
+    rows = connect(out).execute("SELECT n, code FROM jobs ORDER BY n").fetchall()
+    assert rows == [(20, "c" * 64), (21, "b" * 64), (22, "b" * 64)]
+    import pipeline
+
+    assert runner.source_digest is not pipeline.source_digest and len(pipeline.source_digest()) == 64
+
+
+def test_verify_names_the_code_of_the_records(capsys, tmp_path: Path, monkeypatch) -> None:
+    out = tmp_path / "results"
+    runner.run(["lctr"], max_n=6, out=str(out), jobs=1, progress=False)
+    code, text, _ = cli(capsys, "verify", "--results", str(out), "--only", "lctr1.lemma2")
+    import pipeline
+
+    line = f"records of 6 (game, n) computed by code {pipeline.source_digest()[:16]} (partgames "
+    assert code == 0 and line in text and "mixes" not in text
+    assert line in (out / "VERIFY.md").read_text()
+    old = out / "game=lctr" / "n=2" / COMPLETE
+    old.write_text(json.dumps({"game": "lctr", "n": 2, "records": 2, "shards": 1}))  # before session 17
+    code, text, _ = cli(capsys, "verify", "--results", str(out), "--only", "lctr1.lemma2", "--report", "-")
+    assert "records of 5 (game, n) computed by code" in text
+    assert "records of 1 (game, n) computed by code not recorded" in text
+    assert "the store mixes records of 2 versions of the code" in text
+    code, text, _ = cli(capsys, "verify", "--results", str(out), "--only", "lctr1.lemma2", "--report", "-",
+                        "--min-n", "3")
+    assert "records of 4 (game, n)" in text and "mixes" not in text
 
 
 @pytest.mark.parametrize("command, message", [

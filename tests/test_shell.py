@@ -41,6 +41,9 @@ def test_a_script_runs_every_statement_on_one_connection(capsys, monkeypatch, sm
     assert second == [{"semicolon": ";", "inside": "a;b"}]
     code, out, _ = sql_stdin(capsys, monkeypatch, small_store, "SELECT 1 AS x", "-", "--format", "csv")
     assert code == 0 and out.splitlines() == ["x", "1"]
+    code, out, err = sql_stdin(capsys, monkeypatch, small_store, " \n")  # a forgotten query
+    assert code == 2 and out == "" and err == "partgames: error: no SQL statement on standard input " \
+        "(give a query, or pipe a script)\n"
 
 
 def test_a_script_stops_at_its_first_error_in_one_line(capsys, monkeypatch, small_store: Path) -> None:

@@ -113,10 +113,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except Exception as exc:
         duckdb = sys.modules.get("duckdb")  # a DuckDB error comes only from a command that loaded it
-        if duckdb is None or not isinstance(exc, duckdb.Error):
+        if duckdb is None:
             raise
-        from pipeline.query import explain
+        from pipeline.query import explain, interrupted
 
+        if interrupted(exc):  # Ctrl-C while DuckDB ran a query (sql, verify, search)
+            print(f"partgames: interrupted{_resume_hint(args.command)}", file=sys.stderr)
+            return 130
+        if not isinstance(exc, duckdb.Error):
+            raise
         print(f"partgames: SQL error: {explain(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -144,6 +144,14 @@ def remove_stale_spills(parent: Path, prefix: str) -> None:
         shutil.rmtree(d, ignore_errors=True)
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C stopping a query. DuckDB 2.0 turns the SIGINT that arrives while
+    a query runs into ``RuntimeError('Query interrupted')`` (neither a KeyboardInterrupt nor a
+    ``duckdb.Error``), and the connection stays usable."""
+    return isinstance(exc, KeyboardInterrupt | duckdb.InterruptException) or (
+        type(exc) is RuntimeError and str(exc).startswith("Query interrupted"))
+
+
 def explain(exc: Exception) -> str:
     """The first line of a DuckDB error, and what to do when a query outgrew the spill limit."""
     text = str(exc)
@@ -170,6 +178,10 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     store = Store.open(results, create=False)
     spill_dir, spill_bytes = _spill_settings(store)
     con = duckdb.connect()
+    # DuckDB draws a progress bar on standard output for a query that runs over two seconds,
+    # terminal or not: it would land inside `sql --format csv > file` and between verify's
+    # lines. Off here; the prompt turns it on for a terminal (pipeline/shell.py).
+    con.execute("SET enable_progress_bar = false")
     for name, value in (settings or {}).items():
         try:
             con.execute(f"SET {name} = '{_escape(value)}'")

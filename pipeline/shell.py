@@ -28,7 +28,7 @@ from typing import TextIO
 import duckdb
 
 from pipeline.errors import UsageError
-from pipeline.query import explain, format_result
+from pipeline.query import explain, format_result, interrupted
 
 PROMPT, MORE = "partgames> ", "      ...> "
 HISTORY = Path.home() / ".partgames_sql_history"
@@ -66,6 +66,8 @@ def interactive(con: duckdb.DuckDBPyConnection, fmt: str, out: TextIO, err: Text
     """The prompt: read statements (``read_line``, default :func:`input`, which ``readline``
     gives line editing) until end of input; errors are reported and survived."""
     read_line = read_line or input
+    if out.isatty():  # DuckDB's progress bar for long statements, where a person watches
+        con.execute("SET enable_progress_bar = true")
     _load_history()
     print(HELP, file=err)
     buffer: list[str] = []
@@ -94,10 +96,13 @@ def interactive(con: duckdb.DuckDBPyConnection, fmt: str, out: TextIO, err: Text
         buffer.clear()
         try:
             run_statements(con, text, fmt, out)
-        except duckdb.Error as exc:
-            print(f"partgames: SQL error: {explain(exc)}", file=err, flush=True)
-        except KeyboardInterrupt:
-            print("partgames: interrupted", file=err, flush=True)
+        except (Exception, KeyboardInterrupt) as exc:
+            if interrupted(exc):  # Ctrl-C stopped the running statement: the prompt goes on
+                print("partgames: interrupted", file=err, flush=True)
+            elif isinstance(exc, duckdb.Error):
+                print(f"partgames: SQL error: {explain(exc)}", file=err, flush=True)
+            else:
+                raise
     _save_history()
     return 0
 

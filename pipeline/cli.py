@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 from pipeline.errors import PartgamesError, UsageError
@@ -33,8 +34,18 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="results", help="results directory (default results/)")
     r.add_argument("--jobs", type=int, default=None, help="solver threads (default: all cores)")
     r.add_argument("--force", action="store_true", help="recompute (game, n) jobs already complete")
+    r.add_argument("--repair", action="store_true",
+                   help="hash every byte of the complete (game, n) in range and recompute the damaged "
+                        "ones (without it, a stat of each file finds missing, resized or rewritten files)")
+    r.add_argument("--no-space-check", action="store_true",
+                   help="run even when the estimated bytes exceed the free disk space")
     r.add_argument("--shard-records", type=int, default=None, help=argparse.SUPPRESS)
     r.add_argument("--quiet", action="store_true", help="no progress bars")
+
+    c = sub.add_parser("check", help="check a store's files against the commit records of its (game, n)")
+    c.add_argument("--results", default="results", help="results directory (default results/)")
+    c.add_argument("--deep", action="store_true", help="hash every byte (default: sizes, changed files "
+                   "and the row counts in the files' footers)")
 
     s = sub.add_parser("sql", help="run DuckDB SQL over the records (views: one per game, records)")
     s.add_argument("query", nargs="?", default=None,
@@ -136,10 +147,27 @@ def _dispatch(args: argparse.Namespace) -> int:
         summary = run(
             split_games(args.games), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
             force=args.force, max_records=args.shard_records,
-            progress=not args.quiet,
+            progress=not args.quiet, repair=args.repair, space_check=not args.no_space_check,
+            say=lambda line: print(line, file=sys.stderr, flush=True),
         )
         print(summary.line())
         return 0
+    if args.command == "check":
+        from pipeline.storage import Store
+
+        store = Store.open(args.results, create=False)
+        start = time.perf_counter()
+        sound, damaged = store.committed(deep=args.deep, rows=True)
+        for damage in damaged:
+            print(f"damaged: {damage.line()}")
+        records = sum(record["records"] for _, _, record in sound)
+        files = sum(len(record["files"]) for _, _, record in sound)
+        print(f"{len(sound)} (game, n) sound ({records:,} records in {files:,} files"
+              f"{', every byte hashed' if args.deep else ''}), {len(damaged)} damaged, "
+              f"in {time.perf_counter() - start:.1f} s"
+              + ("; `partgames run` with the same --games and n range recomputes the damaged ones"
+                 if damaged else ""))
+        return 1 if damaged else 0
     if args.command == "sql":
         from pipeline.query import connect, format_result
 

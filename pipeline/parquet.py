@@ -39,7 +39,8 @@ raises ``TypeError`` before the file is opened.
     >>> t = pa.table({"parts": pa.array([[3, 1], [2, 2]], pa.list_(pa.int16())),
     ...               "sg": pa.array([1, 0], pa.int16())})
     >>> path = os.path.join(tempfile.mkdtemp(), "x.parquet")
-    >>> write_table(t, path)
+    >>> len(write_table(t, path))  # the SHA-256 of the file, in hex
+    64
     >>> pq.read_table(path).equals(t)
     True
 """
@@ -47,6 +48,7 @@ raises ``TypeError`` before the file is opened.
 from __future__ import annotations
 
 import base64
+import hashlib
 import struct
 from pathlib import Path
 
@@ -690,8 +692,8 @@ class ChunkReuse:
         >>> import pyarrow as pa, tempfile, os
         >>> parts = pa.array([[3, 1], [2, 2]], pa.list_(pa.int16()))
         >>> reuse, d = ChunkReuse(["parts"]), tempfile.mkdtemp()
-        >>> write_table(pa.table({"parts": parts, "sg": [1, 0]}), os.path.join(d, "a"), reuse=reuse)
-        >>> write_table(pa.table({"parts": parts, "sg": [0, 0]}), os.path.join(d, "b"), reuse=reuse)
+        >>> _ = write_table(pa.table({"parts": parts, "sg": [1, 0]}), os.path.join(d, "a"), reuse=reuse)
+        >>> _ = write_table(pa.table({"parts": parts, "sg": [0, 0]}), os.path.join(d, "b"), reuse=reuse)
         >>> reuse.reused
         1
     """
@@ -757,9 +759,11 @@ def _schema_footer(schema: pa.Schema) -> tuple[list[bytes], bytes]:
 
 
 def write_table(table: pa.Table, path: str | Path, created_by: str = "partgames",
-                reuse: ChunkReuse | None = None) -> None:
+                reuse: ChunkReuse | None = None) -> str:
     """Write ``table`` to ``path`` as one Parquet row group (see the module docstring), taking
-    the chunks of columns it shares with an earlier table from ``reuse`` (see :class:`ChunkReuse`)."""
+    the chunks of columns it shares with an earlier table from ``reuse`` (see :class:`ChunkReuse`).
+    Returns the SHA-256 (hex) of the file's bytes, hashed from memory as they are written: the
+    store records it in the (game, n)'s commit record (:mod:`pipeline.storage`)."""
     elements, arrow_schema = _schema_footer(table.schema)  # TypeError on an unsupported column
     chunks = [_chunk_for(field, table.column(i), reuse) for i, field in enumerate(table.schema)]
     column_meta, offset = [], 4
@@ -789,6 +793,9 @@ def write_table(table: pa.Table, path: str | Path, created_by: str = "partgames"
         (7, _T_LIST, (_T_STRUCT, [[(1, _T_STRUCT, [])] for _ in chunks])),  # TYPE_ORDER
     ])
     parts += [footer, struct.pack("<i", len(footer)), b"PAR1"]
+    digest = hashlib.sha256()
     with open(path, "wb") as fh:
         for part in parts:
             fh.write(part)
+            digest.update(part)
+    return digest.hexdigest()

@@ -8,10 +8,11 @@ that statement files run on any store and report ``no data`` rather than fail.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import shutil
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -19,7 +20,7 @@ import pyarrow as pa
 
 from pipeline.errors import UsageError
 from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, SLOWNIM_SCHEMA
-from pipeline.storage import COMPLETE, Store, StoreError
+from pipeline.storage import Store, StoreError
 
 
 def queries_dir() -> Path:
@@ -53,32 +54,30 @@ def _escape(text: str) -> str:
     return text.replace("'", "''")
 
 
-def _read(glob: str, where: str = "") -> str:
-    return f"SELECT * FROM read_parquet('{glob}', hive_partitioning = true, union_by_name = true){where}"
-
-
 _JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards": "BIGINT",
-                "version": "VARCHAR", "code": "VARCHAR"}
-_EMPTY_JOBS = ("(SELECT " + ", ".join(f"CAST(NULL AS {t}) AS {c}" for c, t in _JOB_COLUMNS.items())
-               + " WHERE false)")
+                "version": "VARCHAR", "code": "VARCHAR", "bytes": "BIGINT"}
 
 
-def _read_jobs(root: str) -> str:
-    columns = ", ".join(f"{c}: '{t}'" for c, t in _JOB_COLUMNS.items())
-    return f"read_json('{root}/game=*/n=*/{COMPLETE}', columns = {{{columns}}}, format = 'auto')"
+def _files_list(paths: list[str]) -> str:
+    return "[" + ", ".join(f"'{_escape(p)}'" for p in paths) + "]"
+
+
+def _read_files(paths: list[str], where: str = "") -> str:
+    """A query over exactly these Parquet files (the committed files of some (game, n))."""
+    return (f"SELECT * FROM read_parquet({_files_list(paths)}, hive_partitioning = true, "
+            f"union_by_name = true){where}")
+
+
+def _in_range(n: int, min_n: int | None, max_n: int | None) -> bool:
+    return (min_n is None or n >= min_n) and (max_n is None or n <= max_n)
+
+
+def _warn(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 #: Stores with fewer records than this are loaded into memory (many small files scan slowly).
 MATERIALIZE_BELOW = 2_000_000
-
-
-def _record_count(store: Store, games: list[str], min_n: int | None, max_n: int | None) -> int:
-    total = 0
-    for game in games:
-        for n in store.complete_ns(game):
-            if (min_n is None or n >= min_n) and (max_n is None or n <= max_n):
-                total += json.loads((store.job_dir(game, n) / COMPLETE).read_text()).get("records", 0)
-    return total
 
 
 def n_range_filter(min_n: int | None = None, max_n: int | None = None) -> str:
@@ -163,18 +162,20 @@ def explain(exc: Exception) -> str:
 
 
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
-            max_n: int | None = None, settings: dict[str, str] | None = None) -> duckdb.DuckDBPyConnection:
+            max_n: int | None = None, settings: dict[str, str] | None = None,
+            on_damage: Callable[[str], None] = _warn) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views of the store at ``results``, holding the
     records with ``min_n ≤ n ≤ max_n`` (every record by default). ``settings``: DuckDB settings
     by name (``memory_limit``, ``threads``), set before anything is read; a value DuckDB refuses
     is a :class:`pipeline.errors.UsageError` naming the option.
 
     Small stores are copied into temporary tables, which makes catalogue runs on them an order
-    of magnitude faster; large ones are read in place.
+    of magnitude faster; large ones are read in place. ``on_damage`` receives one line per
+    damaged (game, n) left out of the views (standard error by default).
     """
     if min_n is not None and max_n is not None and min_n > max_n:
         raise StoreError(f"--min-n ({min_n}) is above --max-n ({max_n})")
-    where = n_range_filter(min_n, max_n)
+    n_range_filter(min_n, max_n)  # TypeError for a bound that is not an integer
     store = Store.open(results, create=False)
     spill_dir, spill_bytes = _spill_settings(store)
     con = duckdb.connect()
@@ -196,14 +197,30 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
         macro_file = queries_dir() / "macros.sql"
         if macro_file.is_file():
             con.execute(macro_file.read_text())
-    root = _escape(store.root.resolve().as_posix())
-    games = [g for g in store.games() if store.complete_ns(g)]
-    small = _record_count(store, games, min_n, max_n) < MATERIALIZE_BELOW
+    root = store.root.resolve()
+    # The views read the files named by the commit records of the sound (game, n), and only
+    # those: a damaged (game, n) (a file missing, resized or rewritten since its commit) is left
+    # out with a warning, so that no query reads it as data.
+    sound, damaged = store.committed()
+    for damage in damaged:
+        on_damage(f"partgames: warning: {damage.line()}; left out of the views "
+                  f"(`partgames run` recomputes it, `partgames check` lists the damage)")
+    files: dict[str, list[str]] = {}
+    jobs = []
+    for game, n, record in sound:
+        if not _in_range(n, min_n, max_n):
+            continue
+        job = (root / f"game={game}" / f"n={n}").as_posix()
+        files.setdefault(game, []).extend(f"{job}/{f['name']}" for f in record["files"])
+        jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
+                     "version": record.get("version"), "code": record.get("code"),
+                     "bytes": sum(f["bytes"] for f in record["files"])})
+    games = sorted(files)
+    small = sum(j["records"] for j in jobs) < MATERIALIZE_BELOW
     for game in games:
-        source = _read(f"{root}/game={game}/*/*.parquet", where)
+        source = _read_files(files[game])
         if small:
-            con.execute(f"CREATE TEMP TABLE {_quote('_t_' + game)} AS {source}")
-            source = f"SELECT * FROM {_quote('_t_' + game)}"
+            source = _materialize(con, game, files[game], on_damage)
         con.execute(f"CREATE VIEW {_quote(game)} AS {source}")
     for game in BOARD_GAMES:
         if game not in games:
@@ -211,21 +228,48 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     sn = [g for g in games if g.startswith("sn")]
     if sn:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in sn)
-        source = union if small else _read(f"{root}/game=sn*/*/*.parquet", where)
+        source = union if small else _read_files([f for g in sn for f in files[g]])
         con.execute(f"CREATE VIEW slownim AS {source}")
     else:
         con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
-    # Provenance: one row per complete (game, n) from its _complete.json, with the release and
-    # the code (pipeline.source_digest) that computed it (NULL: a store written before session 17).
-    con.execute(f"CREATE VIEW jobs AS SELECT * FROM {_read_jobs(root) if games else _EMPTY_JOBS}{where} "
-                "ORDER BY game, n")
+    # Provenance: one row per sound (game, n) from its commit record, with the release and the
+    # code (pipeline.source_digest) that computed it, and its bytes on disk.
+    jobs_table = pa.Table.from_pylist(jobs, schema=pa.schema(
+        [(c, {"VARCHAR": pa.string(), "BIGINT": pa.int64()}[t]) for c, t in _JOB_COLUMNS.items()]))
+    con.register("_jobs_table", jobs_table)
+    con.execute("CREATE VIEW jobs AS SELECT * FROM _jobs_table ORDER BY game, n")
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in games)
-        source = union if small else _read(f"{root}/game=*/*/*.parquet", where)
+        source = union if small else _read_files([f for g in games for f in files[g]])
         con.execute(f"CREATE VIEW records AS {source}")
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
     return con
+
+
+def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
+                 on_damage: Callable[[str], None]) -> str:
+    """Copy a game's files into a temporary table and return a query over it. A file DuckDB
+    cannot read (damage that left its size, inode and ctime alone) is left out with a warning
+    naming it, instead of failing every query of the store."""
+    table = _quote("_t_" + game)
+    try:
+        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(paths)}")
+    except duckdb.Error:
+        readable = []
+        for path in paths:
+            try:
+                con.execute(f"SELECT count(*) FROM read_parquet('{_escape(path)}')").fetchall()
+                readable.append(path)
+            except duckdb.Error as exc:
+                on_damage(f"partgames: warning: {path} is unreadable ({explain(exc)}); left out of "
+                          f"the views (`partgames check --deep` and `partgames run --repair`)")
+        bad_jobs = {p.rsplit("/", 1)[0] for p in paths if p not in readable}
+        keep = [p for p in paths if p.rsplit("/", 1)[0] not in bad_jobs]  # whole (game, n) only
+        if not keep:
+            return _empty_select(SLOWNIM_SCHEMA if game.startswith("sn") else BOARD_SCHEMA, game)
+        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(keep)}")
+    return f"SELECT * FROM {table}"
 
 
 def format_result(rel: duckdb.DuckDBPyRelation | pa.Table | None, fmt: str, max_rows: int = 10_000) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import os
 import queue
+import shutil
 import threading
 import time
 from collections import deque
@@ -176,6 +177,7 @@ class RunSummary:
     records: int = 0
     jobs_done: int = 0
     jobs_skipped: int = 0
+    jobs_repaired: int = 0  # complete (game, n) found damaged and computed again
     bytes: int = 0
     overflow_records: int = 0  # records whose nodes or leaves exceed 2**63 - 1 (stored NULL)
     seconds: float = 0.0
@@ -185,7 +187,9 @@ class RunSummary:
         rate = self.records / self.seconds if self.seconds > 0 else 0.0
         text = (
             f"{self.records:,} records in {self.jobs_done} (game, n) jobs "
-            f"({self.jobs_skipped} already complete) in {self.seconds:.1f} s "
+            f"({self.jobs_skipped} already complete"
+            + (f", {self.jobs_repaired} repaired" if self.jobs_repaired else "")
+            + f") in {self.seconds:.1f} s "
             f"({rate:,.0f} records/s), {self.bytes / 2**20:.1f} MiB written"
         )
         if self.overflow_records:
@@ -354,7 +358,7 @@ def _solve_and_write_iter(
 
 def _write_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table,
                  reuse: ChunkReuse | None = None) -> ShardResult:
-    size = store.write_shard(game_id, n, shard, table, reuse)
+    size = store.write_shard(game_id, n, shard, table, reuse).bytes
     overflow = table.num_rows - pc.sum(
         pc.and_(pc.is_valid(table["nodes"]), pc.is_valid(table["leaves"]))
     ).as_py() if table.num_rows else 0
@@ -370,8 +374,17 @@ def run(
     force: bool = False,
     max_records: int | None = None,
     progress: bool = True,
+    repair: bool = False,
+    space_check: bool = True,
+    say: Callable[[str], None] | None = None,
 ) -> RunSummary:
     """Compute and store the records of every game for every n in [min_n, max_n].
+
+    Complete (game, n) are skipped once checked against their commit records: a ``stat`` of
+    each file (``repair``: every byte hashed, :func:`pipeline.storage.check_job`); damaged ones
+    are recomputed, and ``say`` (a line for the user) names each. Before solving, the records
+    and bytes to write are estimated (:func:`estimate`) and said; a run whose bytes exceed the
+    free space of the store's filesystem is refused unless ``space_check`` is False.
 
     ``max_records`` (records per shard) is by default :func:`default_shard_records` of ``jobs``
     for a (game, n) started afresh, and the staged plan's for one being resumed, so that a run
@@ -394,14 +407,74 @@ def run(
     use_run_allocators()
     store = Store.open(out)
     with store.writer():  # one run per store (StoreError if another holds it)
-        return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress)
+        return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
+                          repair, space_check, say or (lambda _line: None))
+
+
+#: Bytes per record assumed for a game with nothing committed yet in the store (the largest
+#: measured: board games at small n, where the footer weighs most; see docs/performance.md).
+DEFAULT_BYTES_PER_RECORD = 24.0
+
+
+def estimate(store: Store, jobs: list[tuple[Game, int]]) -> tuple[int, int]:
+    """(records, bytes) a run of these (game, n) jobs writes: p(n) records each (the game's
+    ``positions``), at the bytes per record of the game's largest committed n in this store
+    (:data:`DEFAULT_BYTES_PER_RECORD` without one)."""
+    records = total = 0
+    per_record: dict[str, float] = {}
+    for game, n in jobs:
+        if game.game_id not in per_record:
+            per_record[game.game_id] = store.bytes_per_record(game.game_id) or DEFAULT_BYTES_PER_RECORD
+        count = game.positions(n)
+        records += count
+        total += int(count * per_record[game.game_id])
+    return records, total
+
+
+def _size(count: float) -> str:
+    """
+    >>> _size(3.2e9), _size(512), _size(7.5e12)
+    ('3.2 GB', '512 B', '7.5 TB')
+    """
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if count < 1000 or unit == "TB":
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1000
+    raise AssertionError
 
 
 def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: int, force: bool,
-               max_records: int | None, progress: bool) -> RunSummary:
+               max_records: int | None, progress: bool, repair: bool, space_check: bool,
+               say: Callable[[str], None]) -> RunSummary:
     """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
+
+    # What to compute: every (game, n) not complete, and every complete one found damaged.
+    todo: list[tuple[Game, int]] = []  # a committed (game, n) is replaced by its commit
+    for game in games:
+        for n in range(min_n, max_n + 1):
+            if force:
+                todo.append((game, n))
+                continue
+            if store.job_dir(game.game_id, n).exists():
+                damage = store.damage(game.game_id, n, deep=repair)
+                if damage is None:
+                    summary.jobs_skipped += 1
+                    continue
+                summary.jobs_repaired += 1
+                say(f"partgames: game={game.game_id} n={n} is damaged ({damage}); recomputing it")
+                todo.append((game, n))
+            else:
+                todo.append((game, n))
+    records, size = estimate(store, todo)
+    free = shutil.disk_usage(store.root).free
+    if space_check and size > free:
+        raise RunError(f"the run would write about {_size(size)} and {store.root} has {_size(free)} "
+                       f"free: lower --max-n, free space, or pass --no-space-check")
+    if todo and progress:  # beside the progress bars
+        say(f"partgames: {len(todo)} (game, n) to compute: about {records:,} records, "
+            f"{_size(size)} ({_size(free)} free in {store.root})")
 
     # Plan: what is missing, per game and n.
     pending: dict[tuple[str, int], set[int]] = {}
@@ -412,10 +485,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     totals: dict[str, int] = {}
     for game in games:
         chain: list[tuple[int, int, int]] = []
-        for n in range(min_n, max_n + 1):
-            if not force and store.is_complete(game.game_id, n):
-                summary.jobs_skipped += 1
-                continue
+        for n in [n for g, n in todo if g is game]:
             size = max_records or default_shard_records(jobs)
             staged = store.staged_plan(game.game_id, n) if max_records is None and not force else None
             if staged and isinstance(staged.get("max_records"), int) and staged["max_records"] >= 1:
@@ -541,9 +611,9 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int,
 
 
 def _finish(store: Store, game: Game, n: int, max_records: int) -> None:
-    store.finalize(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
-                                     "shards": game.shard_count(n, max_records),
-                                     "version": __version__, "code": source_digest()})
+    store.commit(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
+                                   "shards": game.shard_count(n, max_records),
+                                   "version": __version__, "code": source_digest()})
 
 
 def _progress_bars(games: list[Game], totals: dict[str, int], enabled: bool):

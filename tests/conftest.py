@@ -6,6 +6,7 @@ statement (or the reference comparison) reports exactly the planted error.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # `import reference`
 from pipeline import memory  # noqa: E402
 from pipeline.games import BOARD_GAMES  # noqa: E402
 from pipeline.runner import run  # noqa: E402
+from pipeline.storage import COMPLETE, file_sha256, record_checksum  # noqa: E402
 
 # Kernel outputs and writer scratch start as garbage, not as an earlier shard's values
 # (pipeline/memory.py).
@@ -65,7 +67,21 @@ def _plant(store: Path, dest: Path, game: str, parts: list[int], **columns: obje
         pq.write_table(new.cast(original.schema), f)
     if hits != 1:
         raise ValueError(f"{game}: no single record for {parts} in the store")
+    recommit(dest / f"game={game}" / f"n={n}")
     return dest
+
+
+def recommit(job_dir: Path) -> None:
+    """Make a (game, n)'s commit record describe its files as they are now, as if they had been
+    committed so: a planted record is the store's own, not damage that the views leave out."""
+    record = json.loads((job_dir / COMPLETE).read_text())
+    for f in record["files"]:
+        path = job_dir / f["name"]
+        st = path.stat()
+        f.update(bytes=st.st_size, rows=pq.read_metadata(path).num_rows, sha256=file_sha256(path),
+                 ino=st.st_ino, ctime_ns=st.st_ctime_ns)
+    record["checksum"] = record_checksum(record)
+    (job_dir / COMPLETE).write_text(json.dumps(record, sort_keys=True))
 
 
 def _sql(v: object) -> str:

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import reference
+from conftest import recommit
 
 from pipeline.games import GameError, get_game
 from pipeline.games.slownim import SlowNimError, SlowNimGame
@@ -117,6 +118,7 @@ def test_comparison_catches_a_planted_error(sn_store: Path, tmp_path: Path) -> N
                 row[column] += 1
                 hits += 1
         pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), f)
+    recommit(planted / "game=sn4_2-3" / "n=7")
     assert hits == 1
     bad = mismatches(planted, 4, (2, 3), 8)
     assert [(b[0], b[1]) for b in bad] == [(target, column)]

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
+import signal
 import sys
-from pathlib import Path
+
+
+def interrupted_early(_signum: int, _frame: object) -> None:
+    """Ctrl-C while the ``partgames`` command loads its modules, before its ``main`` handles it:
+    the same one line and exit status as later, not a KeyboardInterrupt traceback from inside
+    an import. Installed only in the command's own process, and not where SIGINT is ignored."""
+    sys.stderr.write("partgames: interrupted\n")
+    os._exit(130)
+
+
+if os.path.basename(sys.argv[0] if sys.argv else "") == "partgames" and (
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+    signal.signal(signal.SIGINT, interrupted_early)  # pipeline.cli.main puts Python's back
+
+import functools  # noqa: E402 (after the handler: these imports are part of a command's start)
+import hashlib  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 __version__ = "0.1.0"
 

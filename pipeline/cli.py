@@ -1,13 +1,15 @@
-"""The ``partgames`` command (SPEC §6): run, sql, verify, search."""
+"""The ``partgames`` command (SPEC §6): run, check, sql, verify, search."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
 
+from pipeline import interrupted_early
 from pipeline.errors import PartgamesError, UsageError
 from pipeline.schema import BOARD_GAMES
 
@@ -45,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="check a store's files against the commit records of its (game, n)")
     c.add_argument("--results", default="results", help="results directory (default results/)")
     c.add_argument("--deep", action="store_true", help="hash every byte (default: sizes, changed files "
-                   "and the row counts in the files' footers)")
+                   "and the row counts in the files' footers). A copied store's files are hashed once "
+                   "and their new inodes recorded, so the views need not hash them again")
 
     s = sub.add_parser("sql", help="run DuckDB SQL over the records (views: one per game, records)")
     s.add_argument("query", nargs="?", default=None,
@@ -106,7 +109,13 @@ def split_games(text: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    try:
+        if signal.getsignal(signal.SIGINT) is interrupted_early:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        args = _parser().parse_args(argv)
+    except KeyboardInterrupt:
+        print("partgames: interrupted", file=sys.stderr)
+        return 130
     # Each command imports only what it uses: sql, verify and search start without numba and
     # the kernels (a one-line query on a small store: 0.79 -> 0.54 s), run without DuckDB.
     try:
@@ -133,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         if not isinstance(exc, duckdb.Error):
             raise
-        print(f"partgames: SQL error: {explain(exc)}", file=sys.stderr)
+        print(f"partgames: SQL error: {explain(exc, getattr(args, 'query', None))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"partgames: interrupted{_resume_hint(args.command)}", file=sys.stderr)
@@ -153,11 +162,15 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(summary.line())
         return 0
     if args.command == "check":
-        from pipeline.storage import Store
+        from pipeline.storage import Store, StoreError
 
         store = Store.open(args.results, create=False)
         start = time.perf_counter()
-        sound, damaged = store.committed(deep=args.deep, rows=True)
+        try:  # the writer's lock: finish a killed commit, and re-stamp the files of a copied store
+            with store.writer():
+                sound, damaged = store.committed(deep=args.deep, rows=True, restamp=True)
+        except (StoreError, OSError):  # a run holds the store, or it is read-only to this user
+            sound, damaged = store.committed(deep=args.deep, rows=True)
         for damage in damaged:
             print(f"damaged: {damage.line()}")
         records = sum(record["records"] for _, _, record in sound)
@@ -169,7 +182,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                  if damaged else ""))
         return 1 if damaged else 0
     if args.command == "sql":
-        from pipeline.query import connect, format_result
+        from pipeline.query import connect
 
         text = args.query
         from_stdin = text in (None, "-")  # statements from standard input, over one connection
@@ -185,9 +198,9 @@ def _dispatch(args: argparse.Namespace) -> int:
             if sys.stdin.isatty():
                 return interactive(con, args.format, sys.stdout, sys.stderr)
             return script(con, sys.stdin, args.format, sys.stdout)
-        out = format_result(con.sql(text), args.format)
-        if out:
-            print(out)
+        from pipeline.shell import run_statements
+
+        run_statements(con, text, args.format, sys.stdout)  # every statement's rows, in order
         return 0
     if args.command == "verify":
         from pipeline.storage import write_text_atomic

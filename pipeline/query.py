@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -151,13 +152,29 @@ def interrupted(exc: BaseException) -> bool:
         type(exc) is RuntimeError and str(exc).startswith("Query interrupted"))
 
 
-def explain(exc: Exception) -> str:
-    """The first line of a DuckDB error, and what to do when a query outgrew the spill limit."""
+#: A game id that SQL reads as something else unless double-quoted (SPEC §6: ``"sn5_4-5"``).
+_QUOTED_IDS = re.compile(r'(?<!["\w])((?:sn\d+_[\d-]+)|(?:moves(?:_\d+\.\d+\+?)+))(?!["\w.+-])')
+
+
+def explain(exc: Exception, query: str | None = None) -> str:
+    """The first line of a DuckDB error, and what to do about it: a query that outgrew the
+    spill limit, a game id left unquoted in ``query``, a file that cannot be decoded.
+
+    >>> explain(duckdb.ParserException('Parser Error: syntax error at or near "."'),
+    ...         'SELECT * FROM moves_1.2')
+    'Parser Error: syntax error at or near "." (quote game ids in SQL: "moves_1.2")'
+    """
     text = str(exc)
     first = text.splitlines()[0] if text else type(exc).__name__
     if "max_temp_directory_size" in text or "No space left on device" in text:
         first += (f" (the query outgrew the spill space, {SPILL_SHARE:.0%} of the free disk beside "
                   "the store: restrict it to fewer n with --max-n)")
+    elif isinstance(exc, duckdb.ParserException) and query:
+        unquoted = _QUOTED_IDS.findall(query)
+        if unquoted:
+            first += f' (quote game ids in SQL: "{unquoted[0]}")'
+    elif "parquet" in text.lower() or "decompress" in text.lower():
+        first += " (a damaged file? `partgames check --deep` names it, `partgames run --repair` redoes it)"
     return first
 
 

@@ -182,15 +182,18 @@ class Damage:
         return f"game={self.game} n={self.n}: {self.reason}"
 
 
-def check_job(job_dir: Path, deep: bool = False, rows: bool = False) -> dict:
+def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bool = False) -> dict:
     """Check one (game, n) directory against its commit record and return the record; raise
     :class:`DamageError` naming the first problem.
 
     Always: the record itself, every listed file present with its size, no other ``*.parquet``
     file, and every file whose inode or ctime moved since the commit (a write, a truncation, a
     copy) hashed and compared. ``rows``: the row count in each file's footer as well. ``deep``:
-    every file hashed.
+    every file hashed. ``restamp``: files whose inode or ctime moved but whose bytes are the
+    committed ones (a copied store) get their new inode and ctime written into the record, so
+    that later checks need not hash them again (the caller holds the store's lock).
     """
+    moved_files = []
     record = read_commit(job_dir)
     listed = {f["name"] for f in record["files"]}
     extra = sorted(p.name for p in job_dir.glob("*.parquet") if p.name not in listed)
@@ -209,6 +212,8 @@ def check_job(job_dir: Path, deep: bool = False, rows: bool = False) -> dict:
         moved = (st.st_ino, st.st_ctime_ns) != (f.get("ino"), f.get("ctime_ns"))
         if (deep or moved) and file_sha256(path) != f["sha256"]:
             raise DamageError(f"{f['name']}: contents differ from the committed file (SHA-256)")
+        if moved:
+            moved_files.append((f, st))
         if rows:
             import pyarrow.parquet as pq
 
@@ -218,6 +223,11 @@ def check_job(job_dir: Path, deep: bool = False, rows: bool = False) -> dict:
                 raise DamageError(f"{f['name']}: footer unreadable ({exc})") from None
             if count != f["rows"]:
                 raise DamageError(f"{f['name']} holds {count:,} rows, committed {f['rows']:,}")
+    if restamp and moved_files:
+        for f, st in moved_files:
+            f.update(ino=st.st_ino, ctime_ns=st.st_ctime_ns)
+        record["checksum"] = record_checksum(record)
+        _write_json_atomic(job_dir / COMPLETE, record)
     return record
 
 
@@ -248,7 +258,7 @@ class Store:
             raise StoreError(f"{root} is not a directory")
         if root.is_dir():
             if not (root / MARKER).is_file() and any(
-                    p.name not in _OWN_NAMES and not p.name.startswith(f".{MARKER}.")
+                    p.name not in _OWN_NAMES and not p.name.startswith((f".{MARKER}.", ".write-probe-"))
                     for p in root.iterdir()):
                 raise StoreError(
                     f"{root} is not empty and is not a partgames results directory "
@@ -432,9 +442,16 @@ class Store:
 
         A staging directory with a valid commit record is either a commit cut short (published
         now) or an old (game, n) swapped out by a ``--force`` (removed): the newer of it and the
-        one in place stays. A replaced (game, n) goes back if nothing took its place."""
+        one in place stays. A replaced (game, n) goes back if nothing took its place. Staged
+        shards of a (game, n) that is complete and sound are what a killed ``--force`` left
+        (only ``--force`` computes a complete (game, n), and it starts its shards afresh):
+        removed."""
         if not self.staging.is_dir():
             return
+        for sdir in sorted(self.staging.glob("game=*/n=*")):
+            game_id, n = sdir.parent.name[5:], int(sdir.name[2:])
+            if not (sdir / COMPLETE).exists() and self.damage(game_id, n) is None:
+                shutil.rmtree(sdir)
         for sdir in sorted(self.staging.glob(f"game=*/n=*/{COMPLETE}")):
             sdir = sdir.parent
             game_id, n = sdir.parent.name[5:], int(sdir.name[2:])
@@ -483,14 +500,15 @@ class Store:
         return sorted((d.parent.name[5:], int(d.name[2:])) for d in self.root.glob("game=*/n=*")
                       if d.is_dir() and d.name[2:].isdigit())
 
-    def committed(self, deep: bool = False, rows: bool = False
+    def committed(self, deep: bool = False, rows: bool = False, restamp: bool = False
                   ) -> tuple[list[tuple[str, int, dict]], list[Damage]]:
         """Every (game, n) directory checked (:func:`check_job`): the sound ones with their
         commit records, and the damaged ones with the reason."""
         sound, damaged = [], []
         for game_id, n in self.jobs():
             try:
-                sound.append((game_id, n, check_job(self.job_dir(game_id, n), deep=deep, rows=rows)))
+                sound.append((game_id, n, check_job(self.job_dir(game_id, n), deep=deep, rows=rows,
+                                                    restamp=restamp)))
             except DamageError as exc:
                 damaged.append(Damage(game_id, n, str(exc)))
         return sound, damaged

@@ -56,6 +56,7 @@ def assert_store_consistent(root: Path) -> None:
         (["run", "--games", "{(0,0)}", "--max-n", "3"], "offset (0,0) is not a move"),
         (["run", "--games", "{(-1,2)}", "--max-n", "3"], "down/right"),
         (["run", "--games", "moves_", "--max-n", "3"], "unknown game"),
+        (["run", "--games", "{(1,2)", "--max-n", "3"], "unknown game '{(1,2)'"),
         (["run", "--games", "lctr", "--max-n", "3", "--jobs", "0"], "--jobs must be at least 1"),
     ],
 )

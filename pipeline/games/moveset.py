@@ -73,7 +73,9 @@ BUILTIN: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...
 }
 
 _USER_ID = re.compile(r"moves((?:_\d+\.\d+\+?)+)")
-_PRETTY = re.compile(r"\{?\s*(\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*(?:,\s*\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*)*)\}?")
+_PRETTY_MOVES = r"\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*(?:,\s*\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*)*"
+#: ``{(1,3),(3,1)}`` or ``(1,2)+``: braces around the moves both or neither (``{(1,2)`` is refused).
+_PRETTY = re.compile(rf"\{{\s*{_PRETTY_MOVES}\}}|{_PRETTY_MOVES}")
 
 
 class MovesetError(ValueError):

@@ -49,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--deep", action="store_true", help="hash every byte (default: sizes, changed files "
                    "and the row counts in the files' footers). A copied store's files are hashed once "
                    "and their new inodes recorded, so the views need not hash them again")
+    c.add_argument("--adopt", action="store_true",
+                   help="give the (game, n) of a store written by an older partgames (commit records "
+                        "without a list of files) commit records of their files as they are, once "
+                        "their row counts match")
 
     s = sub.add_parser("sql", help="run DuckDB SQL over the records (views: one per game, records)")
     s.add_argument("query", nargs="?", default=None,
@@ -168,8 +172,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         try:  # the writer's lock: finish a killed commit, and re-stamp the files of a copied store
             with store.writer():
+                if args.adopt:
+                    print(f"adopted {len(store.adopt()):,} (game, n) written by an older partgames")
                 sound, damaged = store.committed(deep=args.deep, rows=True, restamp=True)
         except (StoreError, OSError):  # a run holds the store, or it is read-only to this user
+            if args.adopt:
+                raise
             sound, damaged = store.committed(deep=args.deep, rows=True)
         for damage in damaged:
             print(f"damaged: {damage.line()}")
@@ -179,6 +187,7 @@ def _dispatch(args: argparse.Namespace) -> int:
               f"{', every byte hashed' if args.deep else ''}), {len(damaged)} damaged, "
               f"in {time.perf_counter() - start:.1f} s"
               + ("; `partgames run` with the same --games and n range recomputes the damaged ones"
+                 + ("" if args.adopt else " (`check --adopt` takes in a store of an older partgames)")
                  if damaged else ""))
         return 1 if damaged else 0
     if args.command == "sql":

@@ -513,6 +513,38 @@ class Store:
                 damaged.append(Damage(game_id, n, str(exc)))
         return sound, damaged
 
+    def adopt(self) -> list[tuple[str, int]]:
+        """Give every (game, n) committed by an older partgames (a ``_complete.json`` without a
+        list of files) a commit record of its files as they are now, once their footers' rows
+        add up to the records it promised in as many ``part-*.parquet`` files as its shards.
+        What the bytes were before this moment cannot be known: adopting trusts them, and from
+        then on every change is found. Returns the (game, n) adopted (the caller holds the lock)."""
+        import pyarrow.parquet as pq
+
+        adopted = []
+        for game_id, n in self.jobs():
+            job = self.job_dir(game_id, n)
+            old = _read_json(job / COMPLETE)
+            if not isinstance(old, dict) or "files" in old or not isinstance(old.get("records"), int):
+                continue
+            paths = sorted(job.glob("part-*.parquet"))
+            try:
+                counts = [pq.read_metadata(p).num_rows for p in paths]
+            except Exception:  # noqa: BLE001 (an unreadable footer: not adopted, stays damaged)
+                continue
+            if len(paths) != old.get("shards") or sum(counts) != old["records"]:
+                continue
+            files = []
+            for path, count in zip(paths, counts, strict=True):
+                st = path.stat()
+                files.append({"name": path.name, "bytes": st.st_size, "rows": count,
+                              "sha256": file_sha256(path), "ino": st.st_ino, "ctime_ns": st.st_ctime_ns})
+            record = dict(old, files=files, committed_ns=time.time_ns(), adopted=True)
+            record["checksum"] = record_checksum(record)
+            _write_json_atomic(job / COMPLETE, record)
+            adopted.append((game_id, n))
+        return adopted
+
     def provenance(self, min_n: int | None = None, max_n: int | None = None) -> list[tuple[str, str, int]]:
         """(code, release, number of complete (game, n)) of the complete jobs with min_n ≤ n ≤
         max_n, most jobs first: which versions of the code computed the records

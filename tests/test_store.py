@@ -501,3 +501,24 @@ def test_recommit_is_what_makes_a_planted_file_sound(small_store: Path, tmp_path
         check_job(job)
     recommit(job)
     check_job(job)
+
+
+def test_a_store_of_an_older_partgames_is_adopted(clean: Path, clean_rows: list[tuple], tmp_path: Path,
+                                                  capsys) -> None:
+    """Commit records without a list of files (an older partgames) are damage until ``check
+    --adopt`` takes the files in; one whose files do not add up to its records is not adopted."""
+    store = copy(clean, tmp_path / "results")
+    for record_file in store.glob(f"game=*/n=*/{COMPLETE}"):
+        record = json.loads(record_file.read_text())
+        record_file.write_text(json.dumps({k: record[k] for k in ("game", "n", "records", "shards",
+                                                                   "version", "code")}))
+    (store / "game=king" / f"n={MAX_N}" / "part-00001.parquet").unlink()
+    assert rows(store) == []
+    assert main(["check", "--results", str(store)]) == 1
+    assert "commit record without a list of files" in capsys.readouterr().out
+    assert main(["check", "--results", str(store), "--adopt"]) == 1
+    out = capsys.readouterr().out
+    assert f"adopted {len(GAMES) * MAX_N - 1} (game, n)" in out and f"damaged: game=king n={MAX_N}" in out
+    run(GAMES, max_n=MAX_N, out=str(store), jobs=1, progress=False, max_records=SHARD)
+    assert rows(store) == clean_rows
+    assert main(["check", "--results", str(store), "--deep"]) == 0

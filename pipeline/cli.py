@@ -34,7 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--max-n", type=int, default=30, help="largest n (default 30)")
     r.add_argument("--min-n", type=int, default=1, help="smallest n (default 1)")
     r.add_argument("--out", default="results", help="results directory (default results/)")
-    r.add_argument("--jobs", type=int, default=None, help="solver threads (default: all cores)")
+    r.add_argument("--jobs", type=int, default=None,
+                   help="solver threads (default: all cores; means nothing with --scheduler, where the "
+                        "workers' threads solve)")
     r.add_argument("--force", action="store_true", help="recompute (game, n) jobs already complete")
     r.add_argument("--repair", action="store_true",
                    help="hash every byte of the complete (game, n) in range and recompute the damaged "
@@ -43,6 +45,15 @@ def _parser() -> argparse.ArgumentParser:
                    help="run even when the estimated bytes exceed the free disk space")
     r.add_argument("--shard-records", type=int, default=None, help=argparse.SUPPRESS)
     r.add_argument("--quiet", action="store_true", help="no progress bars")
+    r.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="solve the shards on a Dask cluster (tcp://host:8786 or tls://...); the store "
+                        "must be on a filesystem every worker mounts at the same path (docs/cluster.md; "
+                        "pip install 'partgames[cluster]')")
+    r.add_argument("--tls-ca-file", default=None, help="CA certificate for a tls:// scheduler")
+    r.add_argument("--tls-cert", default=None, help="this client's TLS certificate")
+    r.add_argument("--tls-key", default=None, help="this client's TLS private key")
+    r.add_argument("--lost-workers-timeout", type=float, default=60.0, metavar="SECONDS",
+                   help="with --scheduler: end the run after this long without any worker (default 60)")
 
     c = sub.add_parser("check", help="check a store's files against the commit records of its (game, n)")
     c.add_argument("--results", default="results", help="results directory (default results/)")
@@ -157,11 +168,20 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
         from pipeline.runner import run
 
+        cluster = None
+        if args.scheduler:
+            from pipeline.cluster import ClusterOptions
+
+            cluster = ClusterOptions(args.scheduler, args.tls_ca_file, args.tls_cert, args.tls_key,
+                                     lost_workers_timeout=args.lost_workers_timeout)
+        elif args.tls_ca_file or args.tls_cert or args.tls_key:
+            raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
+
         summary = run(
             split_games(args.games), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
             force=args.force, max_records=args.shard_records,
             progress=not args.quiet, repair=args.repair, space_check=not args.no_space_check,
-            say=lambda line: print(line, file=sys.stderr, flush=True),
+            say=lambda line: print(line, file=sys.stderr, flush=True), cluster=cluster,
         )
         print(summary.line())
         return 0

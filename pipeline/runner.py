@@ -26,6 +26,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -37,6 +39,9 @@ from pipeline.games.base import partition_columns
 from pipeline.parquet import ChunkReuse
 from pipeline.schema import PARTITION_COLUMNS
 from pipeline.storage import SHARD_FORMAT, Store
+
+if TYPE_CHECKING:
+    from pipeline.cluster import ClusterOptions
 
 #: Records per shard, at most. A shard in memory takes about 150 bytes per record at n = 72.
 MAX_SHARD_RECORDS = 1 << 18
@@ -180,6 +185,7 @@ class RunSummary:
     jobs_repaired: int = 0  # complete (game, n) found damaged and computed again
     bytes: int = 0
     overflow_records: int = 0  # records whose nodes or leaves exceed 2**63 - 1 (stored NULL)
+    tasks_per_worker: dict[str, int] = field(default_factory=dict)  # a cluster run's
     seconds: float = 0.0
     per_game: dict[str, int] = field(default_factory=dict)
 
@@ -377,6 +383,7 @@ def run(
     repair: bool = False,
     space_check: bool = True,
     say: Callable[[str], None] | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> RunSummary:
     """Compute and store the records of every game for every n in [min_n, max_n].
 
@@ -385,6 +392,9 @@ def run(
     are recomputed, and ``say`` (a line for the user) names each. Before solving, the records
     and bytes to write are estimated (:func:`estimate`) and said; a run whose bytes exceed the
     free space of the store's filesystem is refused unless ``space_check`` is False.
+
+    ``cluster``: solve the shards as tasks on a Dask cluster (:mod:`pipeline.cluster`) instead
+    of ``jobs`` local threads; everything else is the same.
 
     ``max_records`` (records per shard) is by default :func:`default_shard_records` of ``jobs``
     for a (game, n) started afresh, and the staged plan's for one being resumed, so that a run
@@ -404,11 +414,13 @@ def run(
     if max_records is not None and max_records < 1:
         raise RunError("--shard-records must be at least 1")
     games = resolve_games(game_ids)
+    if cluster is not None:
+        jobs = 1  # shards of the largest size: a task's overhead on a cluster is milliseconds
     use_run_allocators()
     store = Store.open(out)
     with store.writer():  # one run per store (StoreError if another holds it)
         return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
-                          repair, space_check, say or (lambda _line: None))
+                          repair, space_check, say or (lambda _line: None), cluster)
 
 
 #: Bytes per record assumed for a game with nothing committed yet in the store (the largest
@@ -445,7 +457,7 @@ def _size(count: float) -> str:
 
 def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: int, force: bool,
                max_records: int | None, progress: bool, repair: bool, space_check: bool,
-               say: Callable[[str], None]) -> RunSummary:
+               say: Callable[[str], None], cluster: ClusterOptions | None = None) -> RunSummary:
     """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
@@ -540,7 +552,14 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
         del pending[key]
 
     try:
-        _solve_all(store, deque(serial + shards), jobs, record_done)
+        if cluster is None:
+            _solve_all(store, deque(serial + shards), jobs, record_done)
+        elif serial or shards:
+            from pipeline import cluster as dask_cluster  # Dask only for a cluster run
+
+            summary.tasks_per_worker = dask_cluster.solve_all(
+                store.root, [([g.game_id for g in gs], items) for gs, items in serial + shards],
+                cluster, solve_task, record_done)
     finally:
         for bar in (bars or {}).values():
             bar.close()
@@ -557,6 +576,33 @@ def _shard_order(task: Task) -> tuple[int, int]:
     games, [(n, shard, size)] = task
     records = getattr(games[0], "shard_records", None)
     return -n, -records(n, shard, size) if records is not None else shard
+
+
+class CodeMismatch(PartgamesError):
+    """A cluster worker runs other code than the client (one line, naming the worker)."""
+
+
+def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int, int]],
+               code: str) -> tuple[str, list[ShardResult]]:
+    """One task of a cluster run, on a worker: the shards ``items`` of the games ``game_ids``
+    solved and written into the store's staging area as a local run's thread does, after the
+    worker's code is found to be the client's (``code``, :func:`pipeline.source_digest`).
+    Returns the worker's address and the shards' results (no records)."""
+    import distributed
+
+    worker = distributed.get_worker().address
+    if source_digest() != code:
+        raise CodeMismatch(f"worker {worker} runs other partgames code (code {source_digest()[:16]}, "
+                           f"the client's {code[:16]}); install the same version everywhere")
+    use_run_allocators()
+    store = Store(Path(store_root))
+    games = [get_game(g) for g in game_ids]
+    stop = threading.Event()
+    shards = _shards_of(deque([(games, items)]), stop, threading.Lock())
+    try:
+        return worker, list(_solve_and_write_iter(store, shards, _RecordBudget(RECORDS_IN_MEMORY), stop))
+    finally:
+        shards.close()
 
 
 _THREAD_DONE = object()  # a solver thread's last message

@@ -36,6 +36,7 @@ import json
 import os
 import shutil
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -370,7 +371,9 @@ class Store:
         (``part-k.json``), then the rename to ``part-k.staged``. ``reuse``: column chunks shared
         with the same shard of other games (see :class:`pipeline.parquet.ChunkReuse`)."""
         sdir = self.staging_dir(game_id, n)
-        tmp = sdir / f".part-{shard:05d}.{os.getpid()}.tmp"
+        # Unique per writer: on a cluster a task run again (its worker lost, or the client
+        # killed and its run resumed) may write the same shard at once in another thread.
+        tmp = sdir / f".part-{shard:05d}.{os.getpid()}-{threading.get_ident()}.tmp"
         try:
             sha256 = write_parquet(table, tmp, reuse)
             with open(tmp, "rb") as fh:

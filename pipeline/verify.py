@@ -4,11 +4,19 @@ Like dbt's data tests, a statement is a SQL query returning the rows that contra
 result means it holds on every record examined. The ``domain`` query says which records those
 are, so a statement about games or families with no records reports ``no data``, never
 ``holds``.
+
+No statement fails for want of data. A statement that reads records beyond the one it checks (a
+follower, a sub-partition, a conjugate, another game's record) declares so in its ``needs``
+header, and runs on views cut down to the records whose neighbours the store holds
+(:func:`restricted_views`); the domain rows cut away are reported as skipped. A statement that
+rests on named witnesses lists them in its ``witnesses`` header and is ``partial``, not
+``holds``, while some are absent.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import json
 import re
 import time
 from collections.abc import Callable
@@ -19,11 +27,21 @@ import duckdb
 
 from pipeline.errors import PartgamesError
 from pipeline.query import connect, explain, queries_dir
+from pipeline.schema import BOARD_GAMES
 from pipeline.storage import Store
 
-MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "claim"}
+MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "claim", "consistency"}
 KINDS = MUST_HOLD | {"conjecture"}
 REQUIRED = ("id", "source", "kind", "statement", "covers", "domain")
+#: What a statement reads beyond the record it checks (queries/FORMAT.md, ``needs``):
+#:   record     nothing (at most records of its own game at the same n: a (game, n) is stored whole)
+#:   same n     records of the other games it reads at the same n
+#:   followers  records of its own game at smaller n (each game's records joined to its own only)
+#:   smaller n  records of every game it reads at every n up to its own (the default)
+#:   checked    the statement itself restricts its counterexamples to records whose neighbours are
+#:              stored (macro ``stored``) and says which domain rows it examined (column ``examined``)
+NEEDS = ("record", "same n", "followers", "smaller n", "checked")
+DEFAULT_NEEDS = "smaller n"
 PRINTED_MARK = "-- printed form:"
 EXAMPLES = 5
 
@@ -46,6 +64,10 @@ class Statement:
     @property
     def kind(self) -> str:
         return self.header["kind"]
+
+    @property
+    def needs(self) -> str:
+        return self.header["needs"]
 
 
 def parse_statement(path: Path) -> Statement:
@@ -73,6 +95,9 @@ def parse_statement(path: Path) -> Statement:
         raise StatementError(f"{path}: header lacks {', '.join(missing)}")
     if header["kind"] not in KINDS:
         raise StatementError(f"{path}: kind {header['kind']!r} is not one of {sorted(KINDS)}")
+    header.setdefault("needs", DEFAULT_NEEDS)
+    if header["needs"] not in NEEDS:
+        raise StatementError(f"{path}: needs {header['needs']!r} is not one of {list(NEEDS)}")
     text = "\n".join(body)
     printed = None
     if PRINTED_MARK in text:
@@ -120,7 +145,7 @@ class Result:
     id: str
     source: str
     kind: str
-    status: str  # holds / fails / no data / error
+    status: str  # holds / fails / partial / no data / error
     rows: int
     min_n: int | None
     max_n: int | None
@@ -130,6 +155,11 @@ class Result:
     error: str | None = None
     #: Wall time of the statement's queries (domain, counterexamples, printed form).
     seconds: float = 0.0
+    #: Domain rows left out because the store lacks records they need (``needs``).
+    skipped: int = 0
+    #: Witnesses (``witnesses`` header) absent from the store: the status is then ``partial``
+    #: or ``no data``, never ``holds``.
+    missing_witnesses: list[str] = field(default_factory=list)
 
     @property
     def discovery(self) -> bool:
@@ -152,8 +182,10 @@ class Result:
             "id": self.id, "source": self.source, "kind": self.kind, "status": self.status,
             "rows": self.rows, "min_n": self.min_n, "max_n": self.max_n,
             "counterexamples": self.counterexamples, "examples": self.examples,
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "skipped": self.skipped,
         }
+        if self.missing_witnesses:
+            d["missing_witnesses"] = self.missing_witnesses
         if self.printed_counterexamples is not None:
             d["printed_counterexamples"] = self.printed_counterexamples
             d["erratum_confirmed"] = self.erratum_confirmed
@@ -182,16 +214,156 @@ def run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
 def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
     h = st.header
     try:
-        rows, lo, hi = con.execute(
-            f"SELECT count(*), min(n), max(n) FROM ({_strip_query(h['domain'])})"
-        ).fetchall()[0]
-        count, examples = _examples(con, st.query)
-        printed = _examples(con, st.printed_query)[0] if st.printed_query else None
+        cut = restricted_views(con, st)
+        rows, unexamined, lo, hi = _domain_counts(con, h["domain"], cut)
+        total = sum(_domain_counts(con, h["domain"], {})[:2]) if cut else rows + unexamined
+        count, examples = _examples(con, restrict(st.query, cut, con))
+        printed = _examples(con, restrict(st.printed_query, cut, con))[0] if st.printed_query else None
+        missing, present = [], 0
+        if h.get("witnesses"):
+            for name, ok in con.execute(restrict(_strip_query(h["witnesses"]), cut, con)).fetchall():
+                present += bool(ok)
+                if not ok:
+                    missing.append(name)
     except duckdb.Error as exc:
         msg = explain(exc)
         return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=msg)
-    status = "no data" if rows == 0 else ("fails" if count else "holds")
-    return Result(st.id, h["source"], st.kind, status, rows, lo, hi, count, examples, printed)
+    skipped = total - rows  # cut away by ``needs``, or marked unexamined by the domain itself
+    if count:
+        status = "fails"
+    elif rows == 0 or (h.get("witnesses") and present == 0):
+        status = "no data"
+    elif missing:
+        status = "partial"
+    else:
+        status = "holds"
+    return Result(st.id, h["source"], st.kind, status, rows, lo, hi, count, examples, printed,
+                  skipped=skipped, missing_witnesses=missing)
+
+
+def _domain_counts(con: duckdb.DuckDBPyConnection, domain: str,
+                   cut: dict[str, str]) -> tuple[int, int, int | None, int | None]:
+    """(rows examined, rows the domain itself marks unexamined, min n, max n) of a domain query
+    over the views cut down to ``cut``. A domain with a boolean column ``examined`` (``needs:
+    checked``) counts only its true rows as examined."""
+    query = restrict(_strip_query(domain), cut, con)
+    cols = [r[0] for r in con.execute(f"DESCRIBE ({query})").fetchall()]
+    if "examined" in cols:
+        return tuple(con.execute(
+            f"SELECT count(*) FILTER (WHERE examined), count(*) FILTER (WHERE NOT examined), "
+            f"min(n) FILTER (WHERE examined), max(n) FILTER (WHERE examined) FROM ({query})"
+        ).fetchall()[0])
+    rows, lo, hi = con.execute(f"SELECT count(*), min(n), max(n) FROM ({query})").fetchall()[0]
+    return rows, 0, lo, hi
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _stored(con: duckdb.DuckDBPyConnection) -> dict[str, set[int]]:
+    """The n of every (game, n) the views hold, by game (the ``jobs`` view)."""
+    return {g: set(ns) for g, ns in con.execute("SELECT game, list(n) FROM jobs GROUP BY game").fetchall()}
+
+
+def _prefix(ns: set[int]) -> int:
+    """The largest K with 1, 2, …, K all in ``ns`` (0 when 1 is not)."""
+    k = 0
+    while k + 1 in ns:
+        k += 1
+    return k
+
+
+def games_read(con: duckdb.DuckDBPyConnection, st: Statement, games: set[str]) -> set[str]:
+    """The games whose records a statement reads: the game views its queries name (read off
+    DuckDB's parse tree, ``json_serialize_sql``, which binds nothing: a view's name, not the
+    tables behind it, and a table macro's arguments need not exist yet), every game for
+    ``records`` and every Slow SetNim game for ``slownim``. Every game when a query does not
+    parse."""
+    names: set[str] = set()
+    for q in filter(None, [st.query, st.printed_query, st.header["domain"], st.header.get("witnesses")]):
+        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [_strip_query(q)]).fetchone()[0])
+        if tree.get("error"):
+            return set(games)
+        names |= _base_tables(tree)
+    out = names & games
+    if "records" in names:
+        out |= games
+    if "slownim" in names:
+        out |= {g for g in games if g.startswith("sn")}
+    return out
+
+
+def _base_tables(tree: object) -> set[str]:
+    """The table names of a parse tree's BASE_TABLE nodes (views, tables and CTE references)."""
+    if isinstance(tree, dict):
+        found = {tree["table_name"]} if tree.get("type") == "BASE_TABLE" else set()
+        return found.union(*(_base_tables(v) for v in tree.values()))
+    if isinstance(tree, list):
+        return set().union(*(_base_tables(v) for v in tree))
+    return set()
+
+
+def restricted_views(con: duckdb.DuckDBPyConnection, st: Statement) -> dict[str, str]:
+    """The views a statement must read cut down, each with the ``WHERE`` clause that keeps the
+    records whose neighbours (``needs``) the store holds: ``{}`` when nothing is cut (a store
+    holding every n from 1 up, every statement of ``needs: record`` or ``checked``).
+
+    A (game, n) is held whole or not at all (``jobs``), so the records of n whose every smaller n
+    is held have all their followers and sub-partitions; with gaps, the records above the first
+    gap are left out, which is sound for any statement of that ``needs`` and leaves out more than
+    a record-by-record test would (``needs: checked`` is that test).
+    """
+    if st.needs in ("record", "checked"):
+        return {}
+    stored = _stored(con)
+    games = set(BOARD_GAMES) | set(stored)
+    read = games_read(con, st, games)
+    if not read:
+        return {}
+    keep: dict[str, set[int] | int] = {}  # game -> the n kept: a set, or an int K for n <= K
+    if st.needs == "followers":
+        keep = {g: _prefix(stored.get(g, set())) for g in read}
+    elif st.needs == "smaller n":
+        k = min(_prefix(stored.get(g, set())) for g in read)
+        keep = {g: k for g in read}
+    else:  # same n
+        common = set.intersection(*(stored.get(g, set()) for g in read))
+        keep = {g: common for g in read}
+    cut_games = {g for g in read
+                 if any((n > keep[g]) if isinstance(keep[g], int) else (n not in keep[g])
+                        for n in stored.get(g, set()))}
+    if not cut_games:
+        return {}
+
+    def cond(g: str) -> str:
+        k = keep[g]
+        if isinstance(k, int):
+            return f"n <= {k}"
+        return f"n IN ({', '.join(map(str, sorted(k)))})" if k else "false"
+
+    where = {g: f" WHERE {cond(g)}" for g in cut_games}
+    for view, members in (("records", games), ("slownim", {g for g in games if g.startswith("sn")})):
+        cut = sorted(g for g in members & cut_games)
+        if cut:
+            cases = " ".join(f"WHEN '{g}' THEN {cond(g)}" for g in cut)
+            where[view] = f" WHERE CASE game {cases} ELSE true END"
+    return where
+
+
+def restrict(query: str | None, cut: dict[str, str], con: duckdb.DuckDBPyConnection) -> str | None:
+    """``query`` reading the views of ``cut`` through CTEs of the same names, each the view with
+    its ``WHERE`` clause (NOT MATERIALIZED: filters pushed into the scan, nothing copied)."""
+    if not query or not cut:
+        return query
+    qualified = dict(
+        ((name, f"{_quote(db)}.{_quote(schema)}.{_quote(name)}")
+         for db, schema, name in con.execute(
+             "SELECT database_name, schema_name, view_name FROM duckdb_views() WHERE NOT internal "
+             "ORDER BY temporary").fetchall()))
+    ctes = ", ".join(f"{_quote(v)} AS NOT MATERIALIZED (SELECT * FROM {qualified[v]}{w})"
+                     for v, w in cut.items() if v in qualified)
+    return f"WITH {ctes} SELECT * FROM ({query})" if ctes else query
 
 
 def verify(results: str | Path, select: list[str] | None = None,
@@ -225,6 +397,10 @@ def result_lines(r: Result) -> list[str]:
         extra = f", printed form fails on {r.printed_counterexamples}" + (
             " (erratum confirmed)" if r.erratum_confirmed else " (erratum not yet seen: extend n)"
         )
+    if r.skipped:
+        extra += f", {r.skipped:,} skipped: neighbours not in the store"
+    if r.missing_witnesses:
+        extra += f", witnesses not in the store: {', '.join(r.missing_witnesses)}"
     lines = [f"{r.id:<40} {r.kind:<11} {tag:<10} {r.rows:>10,} rows  {rng:<11} "
              f"{r.counterexamples} counterexamples{extra}  ({r.seconds:.1f} s)"]
     if r.error:
@@ -237,15 +413,20 @@ def result_lines(r: Result) -> list[str]:
 def summary_lines(results: list[Result]) -> list[str]:
     """The text report's closing lines: counts by status, discoveries, errata, total time."""
     lines = []
-    counts = {s: sum(1 for r in results if r.status == s) for s in ("holds", "fails", "no data", "error")}
+    skipped = sum(r.skipped for r in results)
+    counts = {s: sum(1 for r in results if r.status == s)
+              for s in ("holds", "fails", "partial", "no data", "error")}
     disc = sum(r.discovery for r in results)
     errata = [r for r in results if r.erratum_confirmed is not None]
     lines.append(
         f"{len(results)} statements: {counts['holds']} hold, {counts['fails']} fail "
-        f"({disc} conjecture discoveries), {counts['no data']} no data, {counts['error']} errors; "
+        f"({disc} conjecture discoveries), {counts['partial']} partial, {counts['no data']} no data, "
+        f"{counts['error']} errors; "
         f"{sum(bool(r.erratum_confirmed) for r in errata)} of {len(errata)} errata confirmed; "
         f"{sum(r.seconds for r in results):.1f} s"
     )
+    if skipped:
+        lines.append(f"{skipped:,} domain rows skipped in all: records whose neighbours are not in the store")
     if disc:
         lines.append(f"DISCOVERY: {disc} conjecture(s) have counterexamples in these records (see above)")
     return lines
@@ -274,6 +455,10 @@ def markdown_report(results: list[Result], provenance: list[str] | None = None) 
         status = "DISCOVERY" if r.discovery else r.status
         if r.erratum_confirmed is not None:
             status += f"; printed form fails on {r.printed_counterexamples}"
+        if r.skipped:
+            status += f"; {r.skipped} skipped: neighbours not in the store"
+        if r.missing_witnesses:
+            status += f"; witnesses not in the store: {', '.join(r.missing_witnesses)}"
         out.append(f"| {r.id} | {r.source} | {r.kind} | {status} | {rng} | {r.rows} | {r.counterexamples} "
                    f"| {r.seconds:.1f} |")
     bad = [r for r in results if r.counterexamples or r.error]

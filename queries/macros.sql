@@ -232,3 +232,257 @@ CREATE OR REPLACE MACRO cell_grid(game, parts) AS TABLE
            string_agg(coalesce(g.sg_misere::VARCHAR, '?'), ' ' ORDER BY c.j) AS sg_misere
     FROM cells c LEFT JOIN query_table(game) g ON g.n = list_sum(c.sub) AND g.parts = c.sub
     GROUP BY c.i ORDER BY c.i;
+
+-- stored_ns(game) = the n of game's records in the store, increasing (the `jobs` view, which lists
+-- every (game, n) the views hold: a (game, n) is stored whole or not at all). [] for a game not
+-- in the store. Example: on a store of LCTR n <= 3, stored_ns('lctr') = [1, 2, 3]. view_ names the
+-- jobs view: a parameter, so that the macro binds when it is used, after the views exist.
+CREATE OR REPLACE MACRO stored_ns(game_, view_ := 'jobs') AS
+    (SELECT coalesce(list(j_.n::INTEGER ORDER BY j_.n), []::INTEGER[]) FROM query_table(view_) j_ WHERE j_.game = game_);
+
+-- stored(game, n): the store holds game's records of n, so a neighbour of that size is found or
+-- does not exist (queries/FORMAT.md, "Records the store lacks"). True for n = 0: the empty
+-- position is no record of any store, and every statement treats it as terminal.
+-- Example: on a store of LCTR n <= 3, stored('lctr', 2) = true, stored('lctr', 4) = false.
+CREATE OR REPLACE MACRO stored(game_, n_, view_ := 'jobs') AS
+    n_ = 0 OR list_contains(stored_ns(game_, view_ := view_), n_::INTEGER);
+
+-- ---- Followers: the store checked against itself (queries/consistency/) ----------------------
+
+-- moveset(game) = STRUCT(steps, rays, exits) of a board game (SPEC §2.1-2.2, the table of
+-- pipeline/games/moveset.py's BUILTIN): steps and rays are lists of offsets [a, b] (a rows down,
+-- b columns right), a ray repeated k >= 1 times; exits: a step may leave the diagram into the
+-- terminal position () (LCTR only). A user moveset is read from its id: 'moves_1.3_3.1' has the
+-- steps (1,3), (3,1), 'moves_1.2+' the ray (1,2). NULL for Slow SetNim.
+-- Example: moveset('king') = {steps: [[0,1],[1,0],[1,1]], rays: [], exits: false}.
+CREATE OR REPLACE MACRO moveset(game) AS
+    CASE game
+        WHEN 'lctr' THEN {'steps': [[0, 1], [1, 0]], 'rays': []::INTEGER[][], 'exits': true}
+        WHEN 'downright' THEN {'steps': [[0, 1], [1, 0]], 'rays': []::INTEGER[][], 'exits': false}
+        WHEN 'pawn' THEN {'steps': [[0, 1], [1, 1]], 'rays': []::INTEGER[][], 'exits': false}
+        WHEN 'pawn_t' THEN {'steps': [[1, 0], [1, 1]], 'rays': []::INTEGER[][], 'exits': false}
+        WHEN 'knight' THEN {'steps': [[1, 2], [2, 1]], 'rays': []::INTEGER[][], 'exits': false}
+        WHEN 'bishop' THEN {'steps': []::INTEGER[][], 'rays': [[1, 1]], 'exits': false}
+        WHEN 'king' THEN {'steps': [[0, 1], [1, 0], [1, 1]], 'rays': []::INTEGER[][], 'exits': false}
+        WHEN 'rook' THEN {'steps': []::INTEGER[][], 'rays': [[0, 1], [1, 0]], 'exits': false}
+        WHEN 'queen' THEN {'steps': []::INTEGER[][], 'rays': [[0, 1], [1, 0], [1, 1]], 'exits': false}
+        WHEN 'moves_' || game[7:] THEN {
+            'steps': list_transform(list_filter(string_split(game[7:], '_'), lambda x_: NOT ends_with(x_, '+')),
+                                    lambda x_: string_split(x_, '.')::INTEGER[]),
+            'rays': list_transform(list_filter(string_split(game[7:], '_'), lambda x_: ends_with(x_, '+')),
+                                   lambda x_: string_split(rtrim(x_, '+'), '.')::INTEGER[]),
+            'exits': false}
+    END::STRUCT(steps INTEGER[][], rays INTEGER[][], exits BOOLEAN);
+
+-- board_followers(parts, ms) = the positions reached by the moves of moveset ms (moveset(game))
+-- from λ = parts, one entry per move as SPEC §4 counts them: the step (a, b) when cell (a, b)
+-- exists (any step for LCTR, to () when the cell does not exist), the ray (a, b) once for each
+-- k >= 1 with cell (ka, kb) in λ; each reaches λ[a,b] (SPEC §2.2). [] for a terminal position.
+-- Example: board_followers([2,1], moveset('king')) = [[1], [1]] ((0,1) and (1,0) both reach (1),
+-- two moves; the cell (1,1) is absent), board_followers([1], moveset('lctr')) = [[], []],
+-- board_followers([3,3,2], moveset('rook')) = [[2,2,1], [1,1], [3,2], [2]].
+CREATE OR REPLACE MACRO board_followers(parts, ms) AS
+    list_concat(
+        list_transform(
+            list_filter(ms.steps, lambda s_: ms.exits OR (s_[1] < len(parts) AND s_[2] < parts[s_[1] + 1])),
+            lambda s_: subpartition(parts, s_[1], s_[2])),
+        flatten(list_transform(ms.rays, lambda d_: list_transform(
+            list_filter(
+                range(1, least(CASE WHEN d_[1] > 0 THEN (len(parts) - 1) // d_[1] ELSE 1 << 15 END,
+                               CASE WHEN d_[2] > 0 THEN (parts[1] - 1) // d_[2] ELSE 1 << 15 END) + 1),
+                lambda k_: k_ * d_[2] < parts[k_ * d_[1] + 1]),
+            lambda k_: subpartition(parts, k_ * d_[1], k_ * d_[2]))))
+    )::SMALLINT[][];
+
+-- sn_followers(parts, moves) = the positions of Slow SetNim SN(s, A) reached from the stacks
+-- parts (the nonzero heights, non-increasing) with A = moves: one per distinct multiset (SPEC
+-- §2.3), i.e. per choice of how many stacks of each height lose a token, ℓ ∈ A in all. Taking
+-- the token from the last stacks of each block of equal heights keeps the heights non-increasing,
+-- so a bitmask over the stacks (bit i: stack i + 1 loses a token) that takes a suffix of every
+-- block names each multiset once. Zeros are dropped ([] when every stack is empty).
+-- Example: sn_followers([2,1,1], [2]) = [[1,1], [2]] ((1,0,1) and (2,0,0) as multisets, the
+-- masks 011 and 101 - not 110, which takes the first of the two stacks of height 1).
+CREATE OR REPLACE MACRO sn_followers(parts, moves) AS
+    list_transform(
+        list_filter(range(1, 1 << len(parts)),
+            lambda m_: list_contains(moves, bit_count(m_)::INTEGER)
+                AND list_bool_and(list_transform(range(len(parts)),
+                    lambda i_: (m_ >> i_) & 1 = 0 OR i_ + 1 >= len(parts) OR parts[i_ + 2] <> parts[i_ + 1]
+                               OR (m_ >> (i_ + 1)) & 1 = 1))),
+        lambda m_: list_filter(list_transform(parts, lambda x_, ix_: x_ - ((m_ >> (ix_ - 1)) & 1)),
+                               lambda x_: x_ > 0)
+    )::SMALLINT[][];
+
+-- mex(xs) = the least non-negative integer not in xs (SPEC §3).  Example: mex([0, 2, 1, 4]) = 3,
+-- mex([]) = 0.
+CREATE OR REPLACE MACRO mex(xs) AS
+    list_min(list_filter(range(len(xs) + 1), lambda v_: NOT list_contains(xs, v_)));
+
+-- value_bit(v) = 2^v as a HUGEINT for 0 <= v <= 126, 0 otherwise: bit_or(value_bit(sg)) over a
+-- position's followers is the set of their values as one number, far cheaper to aggregate than
+-- a list. mex_of_bits(m) = the least v whose bit is not set (SPEC §3's mex), NULL when bits 0-126
+-- are all set (a mex of 127 or more, i.e. a position with at least 127 moves: n >= 125).
+-- (m + 1) & ~m isolates the lowest clear bit, 2^mex; 2^mex − 1 has mex bits set.
+-- Example: mex_of_bits(value_bit(0) | value_bit(1) | value_bit(3)) = 2, mex_of_bits(0) = 0.
+CREATE OR REPLACE MACRO value_bit(v) AS
+    CASE WHEN v BETWEEN 0 AND 126 THEN (1::HUGEINT) << v::HUGEINT ELSE 0::HUGEINT END;
+CREATE OR REPLACE MACRO mex_of_bits(m) AS
+    CASE WHEN m <> 170141183460469231731687303715884105727 THEN bit_count(((m + 1) & ~m) - 1)::INTEGER END;
+
+-- partition_key(parts) = Σ 2^(λ_i + r − i) over the r parts (1-based i): the β-numbers λ_i + r − i
+-- are distinct, so the key is the set of them as bits, and r is its number of bits: distinct
+-- partitions have distinct keys, () has key 0. Exact for n <= 126 (the top bit is λ1 + r − 1 <= n,
+-- and a HUGEINT holds bits 0-126). A join on the key is a join on the partition that hashes and
+-- compares one integer instead of a list.
+-- Example: partition_key([3,3,2]) = 2^5 + 2^4 + 2^2 = 52, partition_key([2,1]) = 10.
+CREATE OR REPLACE MACRO partition_key(parts) AS
+    coalesce(list_sum(list_transform(parts,
+        lambda x_, i_: (1::HUGEINT) << (x_ + len(parts) - i_)::HUGEINT)), 0::HUGEINT);
+
+-- sub_key(key, parts, conj, i, j) = partition_key(λ[i,j]) from partition_key(λ), λ and its
+-- conjugate λ', for a cell (i, j) of λ (or, for LCTR's moves off the diagram, i <= 1 with
+-- j = 0 or i = 0 with j <= 1, giving 0 = ()). Dropping the top i rows keeps the r − i smallest
+-- β-numbers (those below λ_{i+1} + r − i); dropping the left j columns then removes the parts
+-- <= j, whose β-numbers are the lowest, and lowers the others by j + r − λ'_{j+1}: both are bit
+-- operations, no list is built.
+-- Example: sub_key(52, [3,3,2], [3,3,2], 1, 1) = partition_key([2,1]) = 10.
+CREATE OR REPLACE MACRO sub_key(key, parts, conj, i, j) AS
+    (key & (((1::HUGEINT) << (coalesce(parts[i + 1], 0) + len(parts) - i)::HUGEINT) - 1))
+        >> (j + len(parts) - coalesce(conj[j + 1], 0))::HUGEINT;
+
+-- board_follower_keys(key, parts, conj, ms) = the partition_key of every entry of
+-- board_followers(parts, ms), in the same order (0 for ()), computed with sub_key.
+-- Example: board_follower_keys(52, [3,3,2], [3,3,2], moveset('king')) = [26, 20, 10].
+CREATE OR REPLACE MACRO board_follower_keys(key, parts, conj, ms) AS
+    list_concat(
+        list_transform(
+            list_filter(ms.steps, lambda s_: ms.exits OR (s_[1] < len(parts) AND s_[2] < parts[s_[1] + 1])),
+            lambda s_: sub_key(key, parts, conj, s_[1], s_[2])),
+        flatten(list_transform(ms.rays, lambda d_: list_transform(
+            list_filter(
+                range(1, least(CASE WHEN d_[1] > 0 THEN (len(parts) - 1) // d_[1] ELSE 1 << 15 END,
+                               CASE WHEN d_[2] > 0 THEN (parts[1] - 1) // d_[2] ELSE 1 << 15 END) + 1),
+                lambda k_: k_ * d_[2] < parts[k_ * d_[1] + 1]),
+            lambda k_: sub_key(key, parts, conj, k_ * d_[1], k_ * d_[2]))))
+    );
+
+-- follower_check(records, edges): the records of the view or CTE named `records` that disagree
+-- with their followers' records: the game tree of SPEC §3-5 unrolled one move. `records` has the
+-- columns of a record and key = partition_key(parts); `edges` has one row per move: game, key,
+-- sg, sg_misere of the position x moved from and fkey, the key of the position moved to
+-- (board_follower_keys, or partition_key of each sn_followers entry). A follower () (fkey 0) has
+-- no record: it is the terminal position of LCTR and of Slow SetNim (sg 0, sg_misere 1, one node,
+-- one leaf, one state, height 0, every flag true). From the followers y of x (a terminal x has
+-- none):
+--   sg = mex sg(y), sg_misere = mex sg_misere(y), with sg_misere = 1 at a terminal (SPEC §3;
+--   a mex of 127 or more is not checked, see mex_of_bits);
+--   nodes = 1 + Σ nodes(y), leaves = Σ leaves(y) (1 at a terminal), height = 1 + max height(y)
+--   (0 at a terminal), a count NULL when a follower's is NULL or the sum passes 2^63 − 1 (SPEC §4);
+--   1 + max states(y) <= states <= 1 + Σ states(y) (x is reachable from no y, and every position
+--   reachable from x is x or reachable from a y);
+--   each flag = its local condition at x AND the flag of every y (SPEC §5: the condition holds at
+--   every position reachable from x), the local conditions read with x's pair as its followers
+--   give it. Returnable's looks two moves ahead: for x = (0,1) every non-terminal y needs a move
+--   to a (0,1) position, which the first pass records per y.
+-- A move whose target has no record is reported ('followers not in the store'): the statements
+-- run only on records whose followers' n are held (needs: followers), so it is a store defect.
+-- One row per disagreeing record: the columns found wrong (`wrong`), the record's values and
+-- those its followers give.
+CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
+    WITH moves_ AS (
+        SELECT e_.game, e_.key, e_.fkey = 0 OR y_.key IS NOT NULL AS found,
+               value_bit(CASE WHEN e_.fkey = 0 THEN 0 ELSE y_.sg END) AS sg_bit,
+               value_bit(CASE WHEN e_.fkey = 0 THEN 1 ELSE y_.sg_misere END) AS sg_misere_bit,
+               e_.fkey = 0 OR (y_.sg = 0 AND y_.sg_misere = 1) AS is01,
+               e_.fkey <> 0 AND y_.sg = 1 AND y_.sg_misere = 0 AS is10,
+               CASE WHEN e_.fkey = 0 THEN 1 ELSE y_.nodes END AS nodes,
+               e_.fkey <> 0 AND y_.nodes IS NULL AS nodes_null,
+               CASE WHEN e_.fkey = 0 THEN 1 ELSE y_.leaves END AS leaves,
+               e_.fkey <> 0 AND y_.leaves IS NULL AS leaves_null,
+               CASE WHEN e_.fkey = 0 THEN 1 ELSE y_.states END AS states,
+               CASE WHEN e_.fkey = 0 THEN 0 ELSE y_.height END AS height,
+               e_.fkey = 0 OR y_.domestic AS domestic, e_.fkey = 0 OR y_.tame AS tame,
+               e_.fkey = 0 OR y_.pet AS pet, e_.fkey = 0 OR y_.miserable AS miserable,
+               e_.fkey = 0 OR y_.forced AS forced, e_.fkey = 0 OR y_.returnable AS returnable
+        FROM query_table(edges_) e_
+        LEFT JOIN query_table(records_) y_ ON y_.game = e_.game AND y_.key = e_.fkey
+    ),
+    agg_ AS MATERIALIZED (
+        SELECT game, key, bool_and(found) AS found, bit_or(sg_bit) AS sgs, bit_or(sg_misere_bit) AS miss,
+               sum(nodes) AS nodes, bool_or(nodes_null) AS nodes_null,
+               sum(leaves) AS leaves, bool_or(leaves_null) AS leaves_null,
+               max(states) AS states_max, sum(states) AS states_sum, max(height) AS height,
+               bool_and(domestic) AS domestic, bool_and(tame) AS tame, bool_and(pet) AS pet,
+               bool_and(miserable) AS miserable, bool_and(forced) AS forced,
+               bool_and(returnable) AS returnable,
+               bool_or(is01) AS to01, bool_or(is10) AS to10, bool_and(is01) AS all01, bool_and(is10) AS all10
+        FROM moves_ GROUP BY game, key
+    ),
+    -- returnable, second move: for each x whose pair is a swap, whether every non-terminal
+    -- follower y (one with moves, so a row of agg_) has a move to (0,1), resp. (1,0)
+    ret_ AS (
+        SELECT e_.game, e_.key,
+               bool_and(a_.key IS NULL OR a_.to01) AS have01, bool_and(a_.key IS NULL OR a_.to10) AS have10
+        FROM query_table(edges_) e_
+        LEFT JOIN agg_ a_ ON a_.game = e_.game AND a_.key = e_.fkey
+        WHERE (e_.sg = 0 AND e_.sg_misere = 1) OR (e_.sg = 1 AND e_.sg_misere = 0)
+        GROUP BY e_.game, e_.key
+    ),
+    expect_ AS (
+        SELECT r_.game, r_.n, r_.parts, r_.sg, r_.sg_misere, r_.nodes, r_.leaves, r_.states, r_.height,
+               r_.domestic, r_.tame, r_.pet, r_.miserable, r_.forced, r_.returnable,
+               coalesce(a_.found, true) AS found, a_.key IS NULL AS terminal,
+               a_.to01, a_.to10, a_.all01, a_.all10, t_.have01, t_.have10,
+               a_.domestic AS f_domestic, a_.tame AS f_tame, a_.pet AS f_pet, a_.miserable AS f_miserable,
+               a_.forced AS f_forced, a_.returnable AS f_returnable,
+               CASE WHEN a_.key IS NULL THEN 0 ELSE mex_of_bits(a_.sgs) END AS e_sg,
+               CASE WHEN a_.key IS NULL THEN 1 ELSE mex_of_bits(a_.miss) END AS e_sg_misere,
+               CASE WHEN a_.key IS NULL THEN 1
+                    WHEN a_.nodes_null OR a_.nodes + 1 > 9223372036854775807 THEN NULL
+                    ELSE a_.nodes + 1 END AS e_nodes,
+               CASE WHEN a_.key IS NULL THEN 1
+                    WHEN a_.leaves_null OR a_.leaves > 9223372036854775807 THEN NULL
+                    ELSE a_.leaves END AS e_leaves,
+               1 + coalesce(a_.states_max, 0) AS e_states_min, 1 + coalesce(a_.states_sum, 0) AS e_states_max,
+               CASE WHEN a_.key IS NULL THEN 0 ELSE a_.height + 1 END AS e_height
+        FROM query_table(records_) r_
+        LEFT JOIN agg_ a_ ON a_.game = r_.game AND a_.key = r_.key
+        LEFT JOIN ret_ t_ ON t_.game = r_.game AND t_.key = r_.key
+    ),
+    check_ AS (
+        SELECT *,
+               NOT ((e_sg = 0 AND e_sg_misere >= 2) OR (e_sg_misere = 0 AND e_sg >= 2))
+                   AND coalesce(f_domestic, true) AS e_domestic,
+               (swap01 OR swap10 OR e_sg = e_sg_misere) AND coalesce(f_tame, true) AS e_tame,
+               (swap01 OR swap10 OR (e_sg = e_sg_misere AND e_sg >= 2)) AND coalesce(f_pet, true) AS e_pet,
+               (swap01 OR swap10 OR terminal OR NOT (to01 OR to10) OR (to01 AND to10))
+                   AND coalesce(f_miserable, true) AS e_miserable,
+               (terminal OR ((NOT swap01 OR all10) AND (NOT swap10 OR all01)))
+                   AND coalesce(f_forced, true) AS e_forced,
+               (terminal OR ((NOT swap01 OR coalesce(have01, true)) AND (NOT swap10 OR coalesce(have10, true))))
+                   AND coalesce(f_returnable, true) AS e_returnable
+        FROM (SELECT *, (e_sg = 0 AND e_sg_misere = 1) AS swap01, (e_sg = 1 AND e_sg_misere = 0) AS swap10
+              FROM expect_)
+    )
+    SELECT game, n, parts,
+           CASE WHEN NOT found THEN ['followers not in the store'] ELSE list_filter([
+               CASE WHEN sg IS DISTINCT FROM e_sg AND e_sg IS NOT NULL THEN 'sg' END,
+               CASE WHEN sg_misere IS DISTINCT FROM e_sg_misere AND e_sg_misere IS NOT NULL THEN 'sg_misere' END,
+               CASE WHEN nodes IS DISTINCT FROM e_nodes THEN 'nodes' END,
+               CASE WHEN leaves IS DISTINCT FROM e_leaves THEN 'leaves' END,
+               CASE WHEN height IS DISTINCT FROM e_height THEN 'height' END,
+               CASE WHEN NOT coalesce(states BETWEEN e_states_min AND e_states_max, false) THEN 'states' END,
+               CASE WHEN domestic IS DISTINCT FROM e_domestic THEN 'domestic' END,
+               CASE WHEN tame IS DISTINCT FROM e_tame THEN 'tame' END,
+               CASE WHEN pet IS DISTINCT FROM e_pet THEN 'pet' END,
+               CASE WHEN miserable IS DISTINCT FROM e_miserable THEN 'miserable' END,
+               CASE WHEN forced IS DISTINCT FROM e_forced THEN 'forced' END,
+               CASE WHEN returnable IS DISTINCT FROM e_returnable THEN 'returnable' END],
+               lambda c_: c_ IS NOT NULL) END AS wrong,
+           {'sg': sg, 'sg_misere': sg_misere, 'nodes': nodes, 'leaves': leaves, 'states': states,
+            'height': height, 'flags': [domestic, tame, pet, miserable, forced, returnable]} AS record,
+           {'sg': e_sg, 'sg_misere': e_sg_misere, 'nodes': e_nodes, 'leaves': e_leaves,
+            'states': [e_states_min, e_states_max], 'height': e_height,
+            'flags': [e_domestic, e_tame, e_pet, e_miserable, e_forced, e_returnable]} AS from_followers
+    FROM check_
+    WHERE NOT found OR len(wrong) > 0;

@@ -3,6 +3,7 @@
 -- kind: conjecture
 -- statement: Let r ≠ c both be even and k ≥ 1. Then SG_King(G(k;r,c)) is 2 if k is odd and 3 if k is even.
 -- covers: king; generalized staircases G(k;r,c) with r ≠ c, both even
+-- needs: record
 -- domain: SELECT n FROM king WHERE num_parts = distinct_sizes * conjugate[-1] AND largest = distinct_sizes *
 --   parts[-1] AND list_bool_and(list_transform(parts, lambda x, p: x = parts[-1] * (distinct_sizes - (p - 1)
 --   // conjugate[-1]))) AND conjugate[-1] <> parts[-1] AND conjugate[-1] % 2 = 0 AND parts[-1] % 2 = 0

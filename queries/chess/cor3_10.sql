@@ -8,6 +8,7 @@
 --   that first multiplicity is the parity of i, and μ1 = λ_{i+1} − j. So: for every such King
 --   record, SG = 0 iff the largest part and its multiplicity are both odd.
 -- covers: king; partitions whose column lengths all have the same parity
+-- needs: record
 -- domain: SELECT n FROM king WHERE list_bool_and(list_transform(conjugate, lambda x: x % 2 = conjugate[1] % 2))
 SELECT 'king' AS game, n, parts, conjugate[-1] AS first_multiplicity, sg
 FROM king

@@ -5,6 +5,7 @@
 --   its corners removed. With Theorem 4.4: for every λ other than (1), sg_misere(λ) = 0 iff
 --   SG_M(λ⁻) = 0.
 -- covers: downright, king, rook, queen; every partition except (1)
+-- needs: followers
 -- domain: SELECT n FROM downright WHERE n > 1 UNION ALL SELECT n FROM king WHERE n > 1
 --   UNION ALL SELECT n FROM rook WHERE n > 1 UNION ALL SELECT n FROM queen WHERE n > 1
 WITH c AS (

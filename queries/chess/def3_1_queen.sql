@@ -8,6 +8,7 @@
 --   row would be terminal. The corrected query checks rows and columns; the printed form reports the
 --   rows (c), c ≥ 2, that are not terminal.
 -- covers: queen; rows and columns
+-- needs: record
 -- domain: SELECT n FROM queen WHERE num_parts = 1 OR largest = 1
 SELECT 'queen' AS game, n, parts, sg, height, n - 1 AS expected
 FROM queen

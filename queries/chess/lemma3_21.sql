@@ -6,6 +6,7 @@
 --   N-position of Queen. Every Queen record is tested for being S_λ^k: for each odd k > 1 dividing its
 --   number of parts, λ is its last block of rows, which must have rank 0.
 -- covers: queen; partitions S_λ^k with λ of rank 0 and k > 1 odd
+-- needs: record
 -- domain: SELECT n FROM (SELECT DISTINCT n, parts FROM (SELECT n, parts, unnest(range(3, len(parts) + 1, 2)) AS k
 --   FROM queen WHERE rank = 0) WHERE len(parts) % k = 0 AND parts[len(parts) - len(parts) // k + 1] = len(parts) // k
 --   AND list_bool_and(list_transform(parts, lambda x, p: x = (k - 1 - (p - 1) // (len(parts) // k)) * (len(parts) // k)

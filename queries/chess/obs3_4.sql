@@ -8,6 +8,7 @@
 --   conjugation λ[i,j] ↦ λ'[j,i] is a bijection of positions, so states is preserved too). Each
 --   unordered pair is compared once (symmetric movesets: λ1 ≥ r; Pawn on λ against pawn_t on λ').
 -- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen; every partition
+-- needs: same n
 -- domain: SELECT n FROM downright UNION ALL SELECT n FROM knight UNION ALL SELECT n FROM bishop
 --   UNION ALL SELECT n FROM king UNION ALL SELECT n FROM rook UNION ALL SELECT n FROM queen
 --   UNION ALL SELECT n FROM pawn WHERE (SELECT count(*) FROM pawn_t) > 0

@@ -6,6 +6,7 @@
 --   corner cell removed (transitivity gives every pair λ ≤ β). There are about five covering pairs
 --   per record, so to keep the check cheap it examines the records β with n ≤ 40.
 -- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen; partitions with 2 ≤ n ≤ 40
+-- needs: followers
 -- domain: SELECT n FROM downright WHERE n BETWEEN 2 AND 40
 --   UNION ALL SELECT n FROM pawn WHERE n BETWEEN 2 AND 40
 --   UNION ALL SELECT n FROM pawn_t WHERE n BETWEEN 2 AND 40

@@ -4,6 +4,7 @@
 -- statement: For every impartial chess game (M, λ), SG_M(λ) ≤ lp(DAG_M(λ)), the length of the
 --   longest play (the record's height).
 -- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen; every partition
+-- needs: record
 -- domain: SELECT n FROM downright UNION ALL SELECT n FROM pawn UNION ALL SELECT n FROM pawn_t
 --   UNION ALL SELECT n FROM knight UNION ALL SELECT n FROM bishop UNION ALL SELECT n FROM king
 --   UNION ALL SELECT n FROM rook UNION ALL SELECT n FROM queen

@@ -8,6 +8,7 @@
 --   SG(λ) = SG(λ[1,2]). The corrected query checks downright [1,1], pawn [1,2], pawn_t [2,1],
 --   knight [3,3]; the printed form checks SG_pawn(λ) = SG_pawn(λ[2,1]).
 -- covers: downright, pawn, pawn_t, knight; every partition whose mirror subpartition is nonempty
+-- needs: followers
 -- domain: SELECT n FROM downright WHERE len(parts) >= 2 AND parts[2] > 1
 --   UNION ALL SELECT n FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2
 --   UNION ALL SELECT n FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1

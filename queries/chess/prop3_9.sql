@@ -9,6 +9,7 @@
 --   multiplicity (equivalently, whose conjugate has only even parts), and every King record with only
 --   even parts, has SG ≠ 0.
 -- covers: king; partitions with all multiplicities even; partitions with all parts even
+-- needs: record
 -- domain: SELECT n FROM king WHERE list_bool_and(list_transform(conjugate, lambda x: x % 2 = 0))
 --   OR list_bool_and(list_transform(parts, lambda x: x % 2 = 0))
 SELECT 'king' AS game, n, parts, sg,

@@ -7,6 +7,7 @@
 --   (among them (4,3,3), Figure 4(b)). (b) (2,2,2) and (3,3) are game-equivalent in Knight
 --   (Figure 4(a)). Compared: sg, sg_misere, nodes, leaves, height and the six CGH flags.
 -- covers: knight; the Knight class of (3,3,2); the pair (2,2,2), (3,3)
+-- needs: record
 -- domain: SELECT n FROM knight WHERE coalesce(parts[2], 0) >= 3 AND coalesce(parts[3], 0) BETWEEN 2 AND 4
 --   AND coalesce(parts[4], 0) <= 3 AND coalesce(parts[5], 0) <= 2
 --   UNION ALL SELECT n FROM knight WHERE parts = [2, 2, 2]::SMALLINT[] AND (SELECT count(*) FROM knight WHERE parts = [3, 3]::SMALLINT[]) = 1

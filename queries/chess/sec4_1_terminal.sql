@@ -8,6 +8,7 @@
 --   corrected query checks Knight, pawn_t (r = 1) and pawn (λ1 = 1); the printed form checks
 --   "pawn terminal iff r = 1".
 -- covers: knight, pawn, pawn_t; every partition
+-- needs: record
 -- domain: SELECT n FROM knight UNION ALL SELECT n FROM pawn UNION ALL SELECT n FROM pawn_t
 SELECT 'knight' AS game, n, parts, height FROM knight
 WHERE (height = 0) <> (coalesce(parts[2], 0) <= 2 AND coalesce(parts[3], 0) <= 1)

@@ -14,6 +14,7 @@
 --   corrected query checks Knight, pawn_t with "iff λ' has a repeated part" and pawn with "if λ has
 --   a repeated part"; the printed form checks pawn_t with "if λ has a repeated part".
 -- covers: knight, pawn, pawn_t; non-terminal partitions meeting the hypotheses, n ≤ 30
+-- needs: record
 -- domain: SELECT n FROM knight WHERE n <= 30 AND (coalesce(parts[2], 0) > 2 OR coalesce(parts[3], 0) > 1)
 --   UNION ALL SELECT n FROM pawn_t WHERE n <= 30 AND num_parts > 1
 --   UNION ALL SELECT n FROM pawn WHERE n <= 30 AND num_parts > 1 AND height > 0

@@ -4,6 +4,7 @@
 -- statement: Restricted to hooks H(r,c) = (c, 1^{r−1}) (rows and columns included; the family is closed under
 --   sub-partitions), every impartial chess game of the paper is pet and forced.
 -- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen on hooks
+-- needs: record
 -- domain: SELECT n FROM downright WHERE (coalesce(parts[2], 0) <= 1)
 --   UNION ALL SELECT n FROM pawn WHERE (coalesce(parts[2], 0) <= 1)
 --   UNION ALL SELECT n FROM pawn_t WHERE (coalesce(parts[2], 0) <= 1)

@@ -9,6 +9,7 @@
 --   P-position) is the golden-ratio bound on c and r themselves: if λ1 > φ·r or r > φ·λ1 then
 --   (c^r) ∈ N_Queen. The corrected query checks that form, the printed form the literal one.
 -- covers: queen; rectangles R(r,c), rows and columns included
+-- needs: record
 -- domain: SELECT n FROM queen WHERE distinct_sizes = 1
 SELECT 'queen' AS game, n, parts, num_parts AS r, largest AS c, sg
 FROM queen

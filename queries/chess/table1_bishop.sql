@@ -10,6 +10,7 @@
 --   difference d is at least the smallest part, and every block of equal parts but the first has the
 --   same size m, the first at most m).
 -- covers: bishop on all partitions, sub-partitions of generalized staircases, rectangles, staircases
+-- needs: record
 -- domain: SELECT n FROM bishop
 WITH c AS (
     SELECT 'bishop' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,

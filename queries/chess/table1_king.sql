@@ -10,6 +10,7 @@
 --   difference d is at least the smallest part, and every block of equal parts but the first has the
 --   same size m, the first at most m).
 -- covers: king on rectangles, staircases
+-- needs: record
 -- domain: SELECT n FROM king WHERE (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
 WITH c AS (
     SELECT 'king' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,

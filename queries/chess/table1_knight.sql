@@ -10,6 +10,7 @@
 --   difference d is at least the smallest part, and every block of equal parts but the first has the
 --   same size m, the first at most m).
 -- covers: knight on all partitions, sub-partitions of generalized staircases, rectangles, staircases
+-- needs: record
 -- domain: SELECT n FROM knight
 WITH c AS (
     SELECT 'knight' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,

@@ -11,6 +11,7 @@
 --   same size m, the first at most m). Both Pawn orientations are checked: the four families are closed
 --   under conjugation, so pawn and pawn_t have the same classification.
 -- covers: pawn, pawn_t on all partitions, sub-partitions of generalized staircases, rectangles, staircases
+-- needs: record
 -- domain: SELECT n FROM pawn
 --   UNION ALL SELECT n FROM pawn_t
 WITH c AS (

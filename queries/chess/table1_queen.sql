@@ -10,6 +10,7 @@
 --   difference d is at least the smallest part, and every block of equal parts but the first has the
 --   same size m, the first at most m).
 -- covers: queen on sub-partitions of generalized staircases, rectangles, staircases
+-- needs: record
 -- domain: SELECT n FROM queen WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
 WITH c AS (
     SELECT 'queen' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,

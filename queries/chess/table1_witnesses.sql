@@ -8,6 +8,7 @@
 --   this catalogue where the paper gives none (the smallest such records): Downright (4,4,2,1,1) =
 --   (2,1), not tame, and Queen (4^6) = (0,0), not pet.
 -- covers: downright, pawn, pawn_t, knight, rook, queen, king; the witness records
+-- needs: record
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
 --       ('downright', [4, 4, 2, 1, 1], 'tame', [2, 1], 'Y+ D: smallest non-tame record (catalogue)'),
 --       ('downright', [4, 2], 'forced', NULL, 'Y+ and G R: Theorem 4.9'),

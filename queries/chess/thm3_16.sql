@@ -4,6 +4,7 @@
 -- statement: Let λ = (λ1, …, λr) ≠ (1). Then (Rook, λ) is a losing position iff λ has rank 0 and
 --   λ[1,1] ≥ S(r−1) in Young's lattice, i.e. λ1 = r and λ_m ≥ r − m + 2 for m = 2, …, r.
 -- covers: rook; every partition except (1)
+-- needs: record
 -- domain: SELECT n FROM rook WHERE n > 1
 SELECT 'rook' AS game, n, parts, sg, rank
 FROM rook

@@ -4,6 +4,7 @@
 -- statement: King on the rectangle R(r,c) = (c^r) has SG value 0 if r and c are odd, 2 if r and c
 --   are even, 1 if r + c is odd and min(r,c) is odd, 3 if r + c is odd and min(r,c) is even.
 -- covers: king; rectangles R(r,c), rows and columns included
+-- needs: record
 -- domain: SELECT n FROM king WHERE distinct_sizes = 1
 SELECT 'king' AS game, n, parts, num_parts AS r, largest AS c, sg,
        CASE WHEN num_parts % 2 = 1 AND largest % 2 = 1 THEN 0

@@ -7,6 +7,7 @@
 --   progression whose difference d is at least the smallest part, and every block of equal parts but the
 --   first has the same size m, the first at most m).
 -- covers: rook, king on rectangles; rook on sub-partitions of generalized staircases
+-- needs: record
 -- domain: SELECT n FROM rook WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1)
 --   UNION ALL SELECT n FROM king WHERE (distinct_sizes = 1)
 WITH c AS (

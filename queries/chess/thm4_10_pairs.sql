@@ -14,6 +14,7 @@
 --   Corrected: (2,1) is a further (1,0)-position and every other sub-partition is as stated; the printed
 --   form checks the statement as written.
 -- covers: rook; sub-partitions of generalized staircases (rectangles included)
+-- needs: record
 -- domain: SELECT n FROM rook WHERE is_gen_staircase_sub(parts, conjugate)
 SELECT 'rook' AS game, n, parts, [sg, sg_misere] AS pair,
        CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN '(0,1)'

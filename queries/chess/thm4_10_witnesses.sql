@@ -4,6 +4,7 @@
 -- statement: G±_Rook(R(3,3)) = G±_King(R(3,3)) = G±_Rook(G(1;3,3)) = (0,0), so (Rook, rectangles), (King,
 --   rectangles) and (Rook, generalized staircases) are not pet (G(1;3,3) = R(3,3) = (3,3,3)).
 -- covers: rook, king; the record (3,3,3)
+-- needs: record
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
 --       ('rook', [3, 3, 3], 'pet', [0, 0], 'Theorem 4.10'),
 --       ('king', [3, 3, 3], 'pet', [0, 0], 'Theorem 4.10')

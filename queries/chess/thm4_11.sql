@@ -7,6 +7,7 @@
 --   the distinct parts form an arithmetic progression whose difference d is at least the smallest part,
 --   and every block of equal parts but the first has the same size m, the first at most m).
 -- covers: queen on rectangles and on sub-partitions of generalized staircases
+-- needs: record
 -- domain: SELECT n FROM queen WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1)
 WITH c AS (
     SELECT 'queen' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,

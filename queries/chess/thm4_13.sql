@@ -5,6 +5,7 @@
 --   columns and (a+1, a^m) with 1 ≤ a ≤ 4, m ≥ 7 (the 'not miserable' and 'not forced' parts are
 --   chess.thm4_13_witnesses).
 -- covers: queen on S2
+-- needs: record
 -- domain: SELECT n FROM queen WHERE (((distinct_sizes = 1 AND largest <= 4) OR (distinct_sizes = 2 AND
 --   conjugate[-1] = 1 AND largest = parts[-1] + 1 AND parts[-1] <= 4 AND num_parts - 1 >= 7)))
 WITH c AS (

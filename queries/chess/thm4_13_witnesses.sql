@@ -5,6 +5,7 @@
 --   none to a (1,0)-position), and its sub-position (Queen, 3^3) is returnable but not forced; so
 --   (Queen, S2) is neither miserable nor forced.
 -- covers: queen; the partitions (5, 4^k), k ≥ 7, and (3,3,3)
+-- needs: record
 -- domain: SELECT n FROM queen WHERE (distinct_sizes = 2 AND conjugate[-1] = 1 AND largest = 5 AND parts[-1] = 4
 --   AND num_parts >= 8) OR parts = [3, 3, 3]::SMALLINT[]
 SELECT 'queen' AS game, n, parts, sg, sg_misere, 'miserable' AS has_excluded_property

@@ -4,6 +4,7 @@
 -- statement: Knight (on all partitions) and (Knight, generalized staircases) are domestic and returnable (the
 --   'not tame' and 'not forced' parts are chess.thm4_14_witnesses).
 -- covers: knight on all partitions and on sub-partitions of generalized staircases
+-- needs: record
 -- domain: SELECT n FROM knight
 WITH c AS (
     SELECT 'knight' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,

@@ -15,6 +15,7 @@
 --   corrected query uses these; the printed form the printed pairs and G(2;4,3).
 -- covers: rook, queen, king; the witness records (5,4^3), (9,8^4), (7,7,5,5,3,3,1,1), (6,5^4), (11^13,10^4),
 --   (8,8,4,4,4)
+-- needs: followers
 -- domain: SELECT n FROM king WHERE parts = [7, 7, 5, 5, 3, 3, 1, 1]::SMALLINT[]
 --   UNION ALL SELECT n FROM king WHERE parts = [8, 8, 4, 4, 4]::SMALLINT[]
 --   UNION ALL SELECT n FROM queen WHERE parts = [9, 8, 8, 8, 8]::SMALLINT[]

@@ -9,6 +9,7 @@
 --   Downright, King, Rook, Queen max(λ_{i+1} − 1, λ_{i+2}); Pawn λ_{i+1} − 1; pawn_t λ_{i+2};
 --   Knight max(λ_{i+2} − 2, λ_{i+3} − 1); Bishop λ_{i+2} − 1.
 -- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen; every non-terminal partition
+-- needs: followers
 -- domain: SELECT n FROM downright WHERE height > 0 UNION ALL SELECT n FROM pawn WHERE height > 0
 --   UNION ALL SELECT n FROM pawn_t WHERE height > 0 UNION ALL SELECT n FROM knight WHERE height > 0
 --   UNION ALL SELECT n FROM bishop WHERE height > 0 UNION ALL SELECT n FROM king WHERE height > 0

@@ -5,6 +5,7 @@
 --   staircases) are pet and forced: every such record has the pet and forced flags. Rectangles and
 --   staircases are closed under conjugation, so both Pawn orientations are checked.
 -- covers: bishop; pawn, pawn_t on rectangles; rook, queen, knight on staircases
+-- needs: record
 -- domain: SELECT n FROM bishop
 --   UNION ALL SELECT n FROM pawn WHERE (distinct_sizes = 1)
 --   UNION ALL SELECT n FROM pawn_t WHERE (distinct_sizes = 1)

@@ -10,6 +10,7 @@
 --   are closed under conjugation).
 -- covers: pawn, pawn_t; knight on rectangles; king, pawn, pawn_t on staircases; downright on sub-partitions of
 --   generalized staircases
+-- needs: record
 -- domain: SELECT n FROM pawn
 --   UNION ALL SELECT n FROM pawn_t
 --   UNION ALL SELECT n FROM knight WHERE (distinct_sizes = 1)

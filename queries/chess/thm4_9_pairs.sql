@@ -6,6 +6,7 @@
 --   difference d is at least the smallest part, and every block of equal parts but the first has the
 --   same size m, the first at most m.
 -- covers: downright; sub-partitions of generalized staircases
+-- needs: record
 -- domain: SELECT n FROM downright WHERE is_gen_staircase_sub(parts, conjugate)
 SELECT 'downright' AS game, n, parts, [sg, sg_misere] AS pair
 FROM downright

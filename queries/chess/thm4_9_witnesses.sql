@@ -6,6 +6,7 @@
 -- correction: SPEC §8.4: the witness (2,2,2,1) holds for the transposed pawn (pawn_t); for the Pawn of Definition
 --   3.1 (our pawn) it is forced, and the witness is (4,3). The printed form checks (pawn, (2,2,2,1)).
 -- covers: pawn, pawn_t, knight, king, downright; the witness records
+-- needs: record
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
 --       ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, SPEC 8.4)'),
 --       ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, SPEC 8.4)'),

@@ -9,6 +9,7 @@
 --   m > 4). Correct, with k = m − r: k = 1 → 1, k = 2 → 2, odd k ≥ 3 → 0, even k ≥ 4 → 1 (independent
 --   of s). The even case is unchanged. The printed form reads each printed case as an implication; its
 --   smallest counterexample is (6^4, 3) with n = 27.
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE distinct_sizes = 2 AND largest > parts[num_parts] + 2
 --   AND conjugate[largest] > parts[num_parts]
 WITH g AS (

@@ -4,6 +4,7 @@
 -- statement: Every partition has LCTR Sprague-Grundy value at most 2; the same holds for
 --   Downright (misère LCTR).
 -- covers: lctr, downright; every partition
+-- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 SELECT 'lctr' AS game, n, parts, sg FROM lctr WHERE sg > 2
 UNION ALL

@@ -5,6 +5,7 @@
 --   top row, L drops the left column and ' is conjugation. Checked on every record with the stored
 --   conjugate column as λ' (the outer conjugation is computed from the definition λ'_j = #{m : λ_m ≥ j}).
 -- covers: lctr; every partition
+-- needs: record
 -- domain: SELECT n FROM lctr
 WITH m AS (
     SELECT n, parts, conjugate,

@@ -6,6 +6,7 @@
 --   other positions are classified by the same rule. Checked for LCTR and Downright, normal (sg) and
 --   misère (sg_misere) play: a record is P (value 0) iff none of its followers is P.
 -- covers: lctr, downright; normal and misère play; every partition whose followers are present
+-- needs: followers
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 -- base is read twice (the LCTR and the Downright half of fol): NOT MATERIALIZED keeps DuckDB from
 -- storing every record with its two follower lists first (n <= 70: 15.9 -> 5.6 GB, 47 -> 32 s;

@@ -9,6 +9,7 @@
 -- correction: SPEC §8.1: for n > r + 2 with n − r odd the printed cases overlap. Correct, with
 --   k = m − r: k = 1 → 1, k = 2 → 2, odd k ≥ 3 → 0, even k ≥ 4 → 1 (independent of s). The printed
 --   form reads each printed case as an implication; its smallest counterexample is (6^4, 3), n = 27.
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE distinct_sizes = 2 AND conjugate[largest] > parts[num_parts]
 WITH g AS (
     SELECT n, parts, sg, largest AS a, conjugate[largest] AS m, parts[num_parts] AS r

@@ -5,6 +5,7 @@
 --   size k² is maximized by the square partition R(k,k). A counterexample is a partition of k² whose game
 --   tree has more nodes than the square's (a NULL node count, i.e. more than 2^63 − 1, counts as larger).
 -- covers: lctr, downright; every partition of a perfect square n = k², compared with (k^k)
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE n IN (SELECT n FROM lctr WHERE distinct_sizes = 1 AND num_parts = largest)
 --   UNION ALL SELECT n FROM downright
 --   WHERE n IN (SELECT n FROM downright WHERE distinct_sizes = 1 AND num_parts = largest)

@@ -5,6 +5,7 @@
 --   (to λ[1,0] and λ[0,1], the empty partition having value 0) and of Downright (to λ[1,0] when r > 1,
 --   to λ[0,1] when λ1 > 1).
 -- covers: lctr, downright; every partition and each of its moves
+-- needs: followers
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 -- One join per game, each move against its own game's records only (a join to both tables with the game
 -- in the condition kept both hash tables of every record's parts: n <= 80 failed at a 38 GiB spill limit,

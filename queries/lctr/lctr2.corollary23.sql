@@ -4,6 +4,7 @@
 -- statement: For every partition λ, the number of nodes of the game tree of L(λ) equals the number of
 --   nodes of the game tree of D(λ) plus the number of leaves of the game tree of L(λ).
 -- covers: lctr, downright; every nonempty partition present in both games with exact (non-NULL) counts
+-- needs: same n
 -- domain: SELECT l.n FROM lctr l JOIN downright d ON d.n = l.n AND d.parts = l.parts
 SELECT l.n, l.parts, l.nodes AS lctr_nodes, d.nodes AS downright_nodes, l.leaves AS lctr_leaves
 FROM lctr l

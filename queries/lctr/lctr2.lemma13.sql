@@ -4,6 +4,7 @@
 -- statement: Let A = L(λ) with λ = (λ1, λ2). (1) If λ1 = λ2 then SG(A) = 0 if λ1 is even and 2 if λ1 is
 --   odd. (2) If λ1 > λ2 > 0 then SG(A) = 0 if λ2 is odd and 1 if λ2 is even.
 -- covers: lctr; two-row partitions
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE num_parts = 2
 WITH e AS (
     SELECT n, parts, sg,

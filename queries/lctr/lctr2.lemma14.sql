@@ -6,6 +6,7 @@
 --   (3) If λ1 = λ2 > λ3 > 0: 0 if λ3 is even, 1 if odd. (4) If λ1 > λ2 > λ3 = 1: 1 if λ2 is even, 2 if
 --   odd. (5) If λ1 > λ2 > λ3 > 1: 0 if λ3 is even, 1 if odd.
 -- covers: lctr; three-row partitions (all five cases)
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE num_parts = 3
 WITH p AS (
     SELECT n, parts, sg, parts[1] AS a, parts[2] AS b, parts[3] AS c FROM lctr WHERE num_parts = 3

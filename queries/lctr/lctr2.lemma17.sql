@@ -4,6 +4,7 @@
 -- statement: For positive integers c and r, SG(L(R(r,c))) = 0 if c > 1 and r > 1 and c + r is even;
 --   2 if (c ≤ 2 or r ≤ 2) and c + r is odd; 1 otherwise.
 -- covers: lctr; every rectangle R(r,c) = (c^r)
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE distinct_sizes = 1
 WITH e AS (
     SELECT n, parts, sg, num_parts AS r, largest AS c,

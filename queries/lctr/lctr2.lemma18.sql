@@ -4,6 +4,7 @@
 -- statement: LCTR and Downright do not admit (0,2)- and (2,0)-positions (Sprague-Grundy pairs
 --   (sg, sg_misere)).
 -- covers: lctr, downright; every partition
+-- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 SELECT 'lctr' AS game, n, parts, sg, sg_misere
 FROM lctr

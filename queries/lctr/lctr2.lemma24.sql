@@ -3,6 +3,7 @@
 -- kind: lemma
 -- statement: For positive integers r, c the game tree of D(R(r,c)) has C(r+c, r) − 1 nodes.
 -- covers: downright; every rectangle R(r,c)
+-- needs: record
 -- domain: SELECT n FROM downright WHERE distinct_sizes = 1
 WITH e AS (
     SELECT n, parts, nodes, num_parts AS r, largest AS c,

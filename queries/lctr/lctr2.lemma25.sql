@@ -4,6 +4,7 @@
 -- statement: Let λ ⊢ n. The game tree of D(λ) has at least 1 leaf and the game tree of L(λ) has at least
 --   n + 1 leaves. Both lower bounds are tight: the row (n) attains them.
 -- covers: lctr, downright; every partition (bounds), rows (n) (tightness)
+-- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 SELECT 'lctr' AS game, n, parts, leaves, n + 1 AS bound, 'below bound' AS failure
 FROM lctr

@@ -3,6 +3,7 @@
 -- kind: lemma
 -- statement: For positive integers r, c the game tree of L(R(r,c)) has C(r+c, r) leaves.
 -- covers: lctr; every rectangle R(r,c)
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE distinct_sizes = 1
 WITH e AS (
     SELECT n, parts, leaves, num_parts AS r, largest AS c,

@@ -6,6 +6,7 @@
 --   SG(D(Γ(r,c))) = 0 if c and r are both odd; 2 if they have different parity and c > 1 and r > 1;
 --   1 otherwise.
 -- covers: lctr, downright; every gamma (Durfee length 1: rows, columns and proper hooks)
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE durfee = 1 UNION ALL SELECT n FROM downright WHERE durfee = 1
 WITH g AS (
     SELECT 'lctr' AS game, n, parts, sg, num_parts AS r, largest AS c FROM lctr WHERE durfee = 1

@@ -9,6 +9,7 @@
 --   record); all other cells follow by composing moves (Equation 1).
 -- covers: lctr, downright; every partition, joined to the record of its conjugate and to the records
 --   of its followers
+-- needs: followers
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 WITH pairs AS (
     SELECT 'lctr' AS game, a.n, a.parts, b.parts IS NULL AS missing,

@@ -4,6 +4,7 @@
 -- statement: Let λ be a nonempty partition. Then λ is a P-position in misère LCTR if and only if it is a
 --   P-position in Downright (under normal play).
 -- covers: lctr (sg_misere), downright (sg); every nonempty partition present in both games
+-- needs: same n
 -- domain: SELECT l.n FROM lctr l JOIN downright d ON d.n = l.n AND d.parts = l.parts
 SELECT l.n, l.parts, l.sg_misere AS lctr_sg_misere, d.sg AS downright_sg
 FROM lctr l

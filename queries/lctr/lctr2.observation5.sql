@@ -5,6 +5,7 @@
 --   number of allowable moves from A. Checked for LCTR (two moves from every nonempty partition) and
 --   Downright (a move down iff r > 1, a move right iff λ1 > 1).
 -- covers: lctr, downright; every partition
+-- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 SELECT 'lctr' AS game, n, parts, sg, 2 AS moves
 FROM lctr

@@ -10,6 +10,7 @@
 --   Ω(√n) lower bound is checked in the concrete form given by the proof: with k the largest integer
 --   such that k(k+1)/2 ≤ n, L(λ) has at least k + 1 states and D(λ) at least k (attained by S_k). The
 --   printed form returns the gamma shapes that do not attain the bound.
+-- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 WITH recs AS (
     SELECT 'lctr' AS game, n, parts, states, durfee, num_parts AS r, largest AS c, n + 1 AS upper,

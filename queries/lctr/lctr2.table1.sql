@@ -8,6 +8,7 @@
 --   C(r+c−2,r−1). (States count λ itself, as in this paper; Γ(r,c) = (c, 1^{r−1}).)
 -- covers: lctr, downright; gammas (Durfee length 1), staircases, rectangles — every member present;
 --   a partition in several families is checked against each row
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE durfee = 1 OR distinct_sizes = 1
 --   OR (distinct_sizes = num_parts AND largest = num_parts)
 --   UNION ALL SELECT n FROM downright WHERE durfee = 1 OR distinct_sizes = 1

@@ -7,6 +7,7 @@
 --   domestic and returnable are true for every start. (The "neither tame nor forced" half is
 --   lctr2.theorem19_not_tame_not_forced.)
 -- covers: lctr, downright; every partition
+-- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 SELECT 'lctr' AS game, n, parts, sg, sg_misere, domestic, returnable
 FROM lctr

@@ -8,6 +8,7 @@
 --   (4,3^4) give the same multiset and are included). Each of these records must have tame = false
 --   and forced = false.
 -- covers: lctr (6,5,5), (3,3,3,3,3,1), (5,5,5,1), (4,3,3,3,3); downright (5,4,2,1,1), (5,3,2,2,1)
+-- needs: record
 -- domain: SELECT n FROM lctr WHERE parts IN ([6,5,5], [3,3,3,3,3,1], [5,5,5,1], [4,3,3,3,3])
 --   UNION ALL SELECT n FROM downright WHERE parts IN ([5,4,2,1,1], [5,3,2,2,1])
 SELECT 'lctr' AS game, n, parts, tame, forced

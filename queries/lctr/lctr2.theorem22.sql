@@ -11,6 +11,7 @@
 --   column lengths of λ̄), the α's given by Lemmas 12, 13 and 14. The procedure's value must equal the
 --   record's sg for every partition.
 -- covers: lctr, downright; every partition (Durfee length 1, 2 and ≥ 3 for LCTR)
+-- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 WITH la AS MATERIALIZED (
     SELECT n, parts, sg, durfee AS d, num_parts AS r, largest AS c,

@@ -5,6 +5,7 @@
 --   NIRB value x* = floor(Σ(x) / a) (a = min A), replace x by ctt(x, x*). It terminates, and the final
 --   x is r(p). Checked: iterating it on every record ends in the record's reduced_parts.
 -- covers: every Slow SetNim game; every position
+-- needs: record
 -- domain: SELECT n FROM slownim
 WITH RECURSIVE it(game, n, parts, a, reduced_parts, x, steps) AS (
     SELECT game, n, parts, moves[1]::INTEGER, reduced_parts, parts, 0

@@ -15,6 +15,7 @@
 --   against every record's reduced_parts; the printed form lists the records on which the printed
 --   algorithm (literally, and with only its first test repaired) returns something else.
 -- covers: every Slow SetNim game; every position
+-- needs: record
 -- domain: SELECT n FROM slownim
 WITH base AS (
     SELECT game, n, parts, moves[1]::INTEGER AS a, stacks::INTEGER AS k, reduced_parts,

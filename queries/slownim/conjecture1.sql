@@ -11,6 +11,7 @@
 --   every record through its reduced form (sum_mod = s, odd_stacks = o).
 -- covers: SN(n, {k..n}) for every 1 <= k <= n present (sn1_1, sn2_1-2, sn3_1-2-3, sn4_3-4, sn5_4-5,
 --   sn5_3-4-5, …); every position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE moves = range(moves[1], stacks + 1)
 WITH t AS (
     SELECT game, n, parts, reduced_parts, sg, moves[1]::INTEGER AS k,

@@ -5,6 +5,7 @@
 --   class. Checked on every group of records of one game with the same reduced form: all P or all N.
 --   A position whose reduction has no tokens has the outcome of the terminal position: P.
 -- covers: every Slow SetNim game; every position
+-- needs: record
 -- domain: SELECT n FROM slownim
 SELECT game, reduced_parts,
        list(parts ORDER BY n, parts) FILTER (WHERE sg = 0) AS p_positions,

@@ -6,6 +6,7 @@
 --   longest play has m moves, and the position is a P-position iff m is even (sg = m mod 2;
 --   misère: sg_misere = 1 − m mod 2).
 -- covers: SN(n, {n}) for every n >= 1 present (sn1_1, sn2_2, sn3_3, …); every position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE moves = [stacks]
 WITH t AS (
     SELECT game, n, parts, height, sg, sg_misere,

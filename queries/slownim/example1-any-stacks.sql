@@ -4,6 +4,7 @@
 -- statement: In SN(n, [n]) = SN(n, {1, …, n}) a player chooses any number of nonempty stacks and
 --   removes one token from each; the P-positions are the positions whose stack heights are all even.
 -- covers: SN(n, {1..n}) for every n >= 1 present (sn1_1, sn2_1-2, sn3_1-2-3, …); every position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE moves = range(1, stacks + 1)
 SELECT game, n, parts, odd_stacks(parts) AS odd, sg
 FROM slownim

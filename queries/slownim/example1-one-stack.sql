@@ -5,6 +5,7 @@
 --   play is the total number of tokens N: the longest play has N moves, and the position is a
 --   P-position iff N is even (sg = N mod 2; misère: sg_misere = 1 − N mod 2).
 -- covers: SN(n, {1}) for every n >= 1 present (sn1_1, sn2_1, …); every position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE moves = [1]
 SELECT game, n, parts, height, sg, sg_misere
 FROM slownim

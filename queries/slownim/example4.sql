@@ -5,6 +5,7 @@
 --   game tree has nine distinct positions (p and the terminal position included: states = 9); the
 --   positions (0,1,5,5), (0,1,4,6) and (0,1,3,4) all reduce to (0,1,1,1).
 -- covers: sn4_3; the positions (6,5,2,1), (5,5,1), (6,4,1), (4,3,1)
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE stacks = 4 AND moves = [3]
 --   AND parts IN ([6, 5, 2, 1], [5, 5, 1], [6, 4, 1], [4, 3, 1])
 SELECT game, n, parts, reduced, reduced_parts, states

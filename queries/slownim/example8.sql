@@ -9,6 +9,7 @@
 --   Remark 4.2, infinitely many positions reduce to p). Checked on every reduced record whose q is
 --   present, against all records present (larger positions are not computed).
 -- covers: every Slow SetNim game; every reduced position with N < the largest N computed
+-- needs: followers
 -- domain: SELECT p.n FROM slownim AS p JOIN slownim AS q ON q.game = p.game
 --   AND q.parts = list_concat([p.parts[1] + 1], p.parts[2:])::SMALLINT[] WHERE p.reduced
 WITH pq AS (

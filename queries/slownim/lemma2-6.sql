@@ -5,6 +5,7 @@
 --   ctt(p, m)_i = min(p_i, m) chops every stack to height at most m. Checked for every reduced
 --   record and every level 0 <= m <= max(p) (larger m leave p unchanged), with NIRB for a = min A.
 -- covers: every Slow SetNim game; every reduced position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE reduced
 SELECT game, n, parts, moves,
        list_filter(range(0, parts[1] + 1),

@@ -6,6 +6,7 @@
 --   reduced form (reduced_parts) is ctt(parts, m) for that m, found by trying every level, and the
 --   record's odd_stacks and sum_mod are the number of odd stacks of r(p) and Σ(r(p)) mod 2a.
 -- covers: every Slow SetNim game; every position
+-- needs: record
 -- domain: SELECT n FROM slownim
 WITH lvl AS (
     SELECT game, n, parts, moves, reduced_parts, odd_stacks, sum_mod,

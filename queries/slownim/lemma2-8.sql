@@ -9,6 +9,7 @@
 --   on its ℓ largest stacks and (when some nonempty stack is left out) the move on its ℓ smallest
 --   nonempty stacks, which omits a maximal one; p' is looked up as a record of the same game.
 -- covers: every Slow SetNim game; every reduced position and move size
+-- needs: followers
 -- domain: SELECT n FROM slownim WHERE reduced
 WITH mv AS (
     SELECT game, n, parts, moves, moves[1]::INTEGER AS a, ell::INTEGER AS ell,

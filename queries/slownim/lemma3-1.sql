@@ -7,6 +7,7 @@
 --   o' = n − o − 1 if it is even. Checked for every reduced record and every distinct move (one per
 --   height of the omitted stack), p' being looked up as a record of the same game.
 -- covers: SN(n, n−1) for every n >= 2 present; every reduced position and move
+-- needs: followers
 -- domain: SELECT n FROM slownim WHERE stacks >= 2 AND moves = [stacks - 1] AND reduced
 WITH base AS (
     SELECT game, n, parts, stacks::INTEGER AS nn, moves[1]::INTEGER AS k,

@@ -10,6 +10,7 @@
 --   α <= min(o, n − 2). Checked for every reduced record and every distinct move (omitted stack
 --   height) whose option p', a record of the same game, is not reduced.
 -- covers: SN(n, n−1) for every n >= 2 present; every reduced position and move needing reduction
+-- needs: followers
 -- domain: SELECT n FROM slownim WHERE stacks >= 2 AND moves = [stacks - 1] AND reduced
 WITH base AS (
     SELECT game, n, parts, stacks::INTEGER AS nn, moves[1]::INTEGER AS k,

@@ -14,6 +14,7 @@
 --   misère N-position.
 -- covers: SN(n, n−1) for every n >= 2 present (sn2_1, sn3_2, sn4_3, sn5_4, …); every non-terminal
 --   position
+-- needs: followers
 -- domain: SELECT n FROM slownim WHERE stacks >= 2 AND moves = [stacks - 1] AND len(parts) >= stacks - 1
 WITH base AS (
     SELECT game, n, parts, sg, sg_misere,

@@ -7,6 +7,7 @@
 --   record q whose successor with one more token on a largest stack is present, both have the same
 --   reduced form and that successor is not reduced either.
 -- covers: every Slow SetNim game; every non-reduced position with N < the largest N computed
+-- needs: followers
 -- domain: SELECT q.n FROM slownim AS q JOIN slownim AS b ON b.game = q.game
 --   AND b.parts = list_concat([q.parts[1] + 1], q.parts[2:])::SMALLINT[] WHERE NOT q.reduced
 SELECT q.game, q.n, q.parts, q.reduced_parts, b.parts AS bigger, b.reduced AS bigger_reduced,

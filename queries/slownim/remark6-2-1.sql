@@ -4,6 +4,7 @@
 -- statement: For even n, the P-positions of SN(n, {1, n}) are exactly the positions that are
 --   P-positions of both SN(n, 1) and SN(n, n). Checked on the positions present in all three games.
 -- covers: n even with sn<n>_1-<n>, sn<n>_1 and sn<n>_<n> all computed (e.g. sn2_1-2, sn2_1, sn2_2)
+-- needs: same n
 -- domain: SELECT b.n FROM slownim AS b
 --   JOIN slownim AS one ON one.stacks = b.stacks AND one.moves = [1] AND one.parts = b.parts
 --   JOIN slownim AS all_ ON all_.stacks = b.stacks AND all_.moves = [b.stacks] AND all_.parts = b.parts

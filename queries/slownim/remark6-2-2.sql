@@ -6,6 +6,7 @@
 --   present in both games of a pair.
 -- covers: pairs (sn<n>_1-<n>, sn<n>_1) for odd n, and (sn<n>_<n-1>-<n>, sn<n>_<n-1>) for n >= 2,
 --   e.g. (sn4_3-4, sn4_3), (sn5_4-5, sn5_4), (sn2_1-2, sn2_1)
+-- needs: same n
 -- domain: SELECT big.n FROM slownim AS big JOIN slownim AS small ON small.stacks = big.stacks
 --   AND small.parts = big.parts AND small.moves = [big.moves[1]]
 --   WHERE big.stacks >= 2 AND big.moves = [big.stacks - 1, big.stacks]

@@ -17,6 +17,7 @@
 --   height 0, all flags true when r(p) has no tokens); the printed form lists the non-reduced
 --   records whose nodes, leaves or states differ from those of r(p) (NULL equals NULL).
 -- covers: every Slow SetNim game; every non-reduced position
+-- needs: followers
 -- domain: SELECT n FROM slownim WHERE NOT reduced
 SELECT p.game, p.n, p.parts, p.reduced_parts,
        p.sg, r.sg AS r_sg, p.sg_misere, r.sg_misere AS r_sg_misere, p.height, r.height AS r_height

@@ -7,6 +7,7 @@
 --   the same reduced form, s = sum_mod and o = odd_stacks in both. Checked on the positions present
 --   in both games: they have different outcomes exactly when (s, o) = (n−2, n).
 -- covers: pairs (sn<n>_<n-1>-<n>, sn<n>_<n-1>) for n >= 2, e.g. (sn4_3-4, sn4_3), (sn5_4-5, sn5_4)
+-- needs: same n
 -- domain: SELECT big.n FROM slownim AS big JOIN slownim AS small ON small.stacks = big.stacks
 --   AND small.parts = big.parts AND small.moves = [big.stacks - 1]
 --   WHERE big.stacks >= 2 AND big.moves = [big.stacks - 1, big.stacks]

@@ -6,6 +6,7 @@
 --   with NIRB, and a position is its own reduced form (parts = reduced_parts, the reduced form
 --   being computed by chopping, Lemma 2.7) exactly when it satisfies NIRB.
 -- covers: every Slow SetNim game SN(n, A) with n >= 3; every position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE stacks >= 3
 SELECT game, n, parts, moves, reduced, reduced_parts,
        is_nim_reduced(parts, moves[1]) AS nirb

@@ -8,6 +8,7 @@
 --   its reduced form (columns sum_mod = s and odd_stacks = o of r(p)), a position having the outcome
 --   of its reduction (Proposition 2.4).
 -- covers: SN(n, n−1) for every n >= 2 present (sn2_1, sn3_2, sn4_3, sn5_4, …); every position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE stacks >= 2 AND moves = [stacks - 1]
 WITH t AS (
     SELECT game, n, parts, reduced_parts, sg, stacks::INTEGER AS nn, moves[1]::INTEGER AS k,

@@ -11,6 +11,7 @@
 --   (columns sum_mod = s, odd_stacks = o), a position having the outcome of its reduction.
 -- covers: SN(n, {n−1, n}) for every n >= 2 present (sn2_1-2, sn3_2-3, sn4_3-4, sn5_4-5, …); every
 --   position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE stacks >= 2 AND moves = [stacks - 1, stacks]
 WITH t AS (
     SELECT game, n, parts, reduced_parts, sg, moves[1]::INTEGER AS a,

@@ -7,6 +7,7 @@
 --   orders stacks non-decreasingly, so p_1 is not our parts[1], the largest).
 -- covers: SN(n, {1, n}) for every n >= 1 present (sn1_1 is A = {1} = {1, n} for n = 1, sn2_1-2,
 --   sn3_1-3, sn4_1-4, …); every position
+-- needs: record
 -- domain: SELECT n FROM slownim WHERE moves[1] = 1 AND moves[-1] = stacks AND len(moves) <= 2
 WITH t AS (
     SELECT game, n, parts, stacks, sg,

@@ -1,0 +1,22 @@
+-- id: consistency.slownim
+-- source: SPEC §2.3, §3, §4, §5 (the store checked against itself)
+-- kind: consistency
+-- statement: Every Slow SetNim record agrees with the records of its followers (one per distinct
+--   multiset reached by taking a token from ℓ ∈ A nonempty stacks): sg and sg_misere are the mex
+--   of the followers' (a terminal position, fewer than min A nonempty stacks, has sg 0 and
+--   sg_misere 1), nodes = 1 + Σ nodes, leaves = Σ leaves (1 at a terminal), height = 1 + max
+--   height, a count NULL exactly when a follower's is NULL or the sum passes 2^63 − 1, states
+--   between 1 + max and 1 + Σ of the followers' states, and each CGH flag is its local condition
+--   AND the followers' flags.
+-- covers: every Slow SetNim game; every record whose followers' N are in the store (the columns
+--   of SPEC §3-5; reduced, reduced_parts, odd_stacks and sum_mod are the reduction's, checked by
+--   the slownim.* statements)
+-- needs: followers
+-- domain: SELECT n FROM slownim
+WITH recs AS (
+    SELECT *, partition_key(parts) AS key FROM slownim
+),
+edges AS NOT MATERIALIZED (
+    SELECT game, key, sg, sg_misere, unnest(list_transform(sn_followers(parts, moves), lambda f: partition_key(f))) AS fkey FROM recs
+)
+SELECT * FROM follower_check('recs', 'edges')

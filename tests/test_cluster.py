@@ -276,3 +276,15 @@ def test_the_whole_round_trip_over_tls(tmp_path: Path, local: Path, capsys) -> N
         assert code == 2 and "cannot reach the Dask scheduler" in capsys.readouterr().err
     finally:
         c.stop()
+
+
+def test_the_slurm_recipe_makes_its_job_script() -> None:
+    """docs/cluster_slurm.py as far as a machine without SLURM allows: it builds dask-jobqueue's
+    SLURMCluster (a scheduler, here) and the worker job script, one one-thread worker per core."""
+    pytest.importorskip("dask_jobqueue")
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "cluster_slurm.py"), "--out", "/shared/r",
+                           "--max-n", "120", "--cores", "16", "--queue", "compute", "--dry-run"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "#SBATCH -p compute" in done.stdout and "--nworkers 16" in done.stdout
+    assert "--nthreads 1" in done.stdout and "scheduler: tcp://" in done.stdout

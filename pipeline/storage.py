@@ -258,7 +258,9 @@ class Store:
         if root.exists() and not root.is_dir():
             raise StoreError(f"{root} is not a directory")
         if root.is_dir():
-            if not (root / MARKER).is_file() and any(
+            # A store whose marker is lost still has its commit records: it is one (and gets its
+            # marker back below), where a stranger's directory is refused.
+            if not (root / MARKER).is_file() and not any(root.glob(f"game=*/n=*/{COMPLETE}")) and any(
                     p.name not in _OWN_NAMES and not p.name.startswith((f".{MARKER}.", ".write-probe-"))
                     for p in root.iterdir()):
                 raise StoreError(

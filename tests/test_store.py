@@ -522,3 +522,15 @@ def test_a_store_of_an_older_partgames_is_adopted(clean: Path, clean_rows: list[
     run(GAMES, max_n=MAX_N, out=str(store), jobs=1, progress=False, max_records=SHARD)
     assert rows(store) == clean_rows
     assert main(["check", "--results", str(store), "--deep"]) == 0
+
+
+@pytest.mark.parametrize("how", ["delete", "truncate", "bitflip"])
+def test_a_damaged_marker_loses_nothing(clean: Path, clean_rows: list[tuple], tmp_path: Path,
+                                        how: str) -> None:
+    """The store's marker holds no record: damaged or lost, the store still reads and runs (the
+    commit records say what it is), and a run writes the marker back."""
+    store = copy(clean, tmp_path / "results")
+    _damage(store / storage.MARKER, how, random.Random(how))
+    assert rows(store) == clean_rows
+    assert run(GAMES, max_n=MAX_N, out=str(store), jobs=1, progress=False).jobs_done == 0
+    assert (store / storage.MARKER).is_file() and rows(store) == clean_rows

@@ -288,3 +288,12 @@ def test_the_slurm_recipe_makes_its_job_script() -> None:
     assert done.returncode == 0, done.stderr
     assert "#SBATCH -p compute" in done.stdout and "--nworkers 16" in done.stdout
     assert "--nthreads 1" in done.stdout and "scheduler: tcp://" in done.stdout
+
+
+def test_a_local_run_does_not_import_dask(tmp_path: Path) -> None:
+    code = ("import sys; from pipeline.cli import main; "
+            f"main(['run', '--games', 'lctr', '--max-n', '6', '--out', {str(tmp_path / 'r')!r}, '--quiet']); "
+            "print(sorted(m for m in ('dask', 'distributed') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -25,9 +25,18 @@ from pipeline.storage import Store, StoreError
 
 
 def queries_dir() -> Path:
-    """The ``queries/`` folder: $PARTGAMES_QUERIES, else the one beside the package."""
+    """The statement catalogue's folder (statements, ``macros.sql``, searches).
+
+    ``$PARTGAMES_QUERIES`` when set; else the copy an installed package carries as
+    ``pipeline/queries`` (a wheel, ``pip install .``); else ``queries/`` at the top of the
+    checkout the package runs from (an editable install).
+    """
     env = os.environ.get("PARTGAMES_QUERIES")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "queries"
+    if env:
+        return Path(env)
+    package = Path(__file__).resolve().parent
+    shipped = package / "queries"
+    return shipped if shipped.is_dir() else package.parent / "queries"
 
 
 def _sql_type(t: pa.DataType) -> str:

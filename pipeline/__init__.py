@@ -23,7 +23,7 @@ import functools  # noqa: E402 (after the handler: these imports are part of a c
 import hashlib  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the release (CHANGELOG.md); pyproject.toml reads it from here
 
 # The kernels never call BLAS; numpy's OpenBLAS would otherwise start a thread per core in every
 # process, which competes with the kernels for the cores (seen in `perf` profiles).

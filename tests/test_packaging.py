@@ -53,6 +53,14 @@ def test_every_folder_of_queries_is_a_listed_package() -> None:
     assert {p.suffix for p in QUERIES.rglob("*") if p.is_file()} <= {".sql", ".md"}
 
 
+def test_the_version_is_defined_once() -> None:
+    """pyproject.toml reads the version from ``pipeline.__version__``; CHANGELOG.md has its entry."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pipeline.__version__"}
+    assert f"## [{pipeline.__version__}]" in (REPO / "CHANGELOG.md").read_text()
+
+
 def _copy_source(dest: Path) -> Path:
     """The checkout's working tree as a build sees it, so a build leaves nothing in the checkout."""
     src = dest / "src"

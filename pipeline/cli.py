@@ -1,4 +1,4 @@
-"""The ``partgames`` command (SPEC §6): run, check, sql, verify, search."""
+"""The ``partgames`` command (docs/definitions.md §6): run, check, sql, verify, search."""
 
 from __future__ import annotations
 

@@ -161,7 +161,7 @@ def interrupted(exc: BaseException) -> bool:
         type(exc) is RuntimeError and str(exc).startswith("Query interrupted"))
 
 
-#: A game id that SQL reads as something else unless double-quoted (SPEC §6: ``"sn5_4-5"``).
+#: A game id that SQL reads as something else unless double-quoted (docs/definitions.md §6: ``"sn5_4-5"``).
 _QUOTED_IDS = re.compile(r'(?<!["\w])((?:sn\d+_[\d-]+)|(?:moves(?:_\d+\.\d+\+?)+))(?!["\w.+-])')
 
 

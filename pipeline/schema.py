@@ -1,17 +1,17 @@
-"""The record contract (SPEC §6): one Parquet row per (game, start position).
+"""The record contract (docs/definitions.md §6): one Parquet row per (game, start position).
 
 Every column is listed here once; the kernels fill numpy arrays with these names and
 :func:`pipeline.storage` turns them into Arrow tables with exactly this schema.
 
-``nodes`` and ``leaves`` are exact; a value beyond 2**63 - 1 is NULL (SPEC §4).
+``nodes`` and ``leaves`` are exact; a value beyond 2**63 - 1 is NULL (docs/definitions.md §4).
 """
 
 from __future__ import annotations
 
 import pyarrow as pa
 
-#: The board games of the papers (SPEC §2.1–2.2), whose records have :data:`BOARD_SCHEMA`, in the
-#: order runs and reports list them: the ids of ``pipeline.games.moveset.BUILTIN``. Here, not
+#: The board games of the papers (docs/definitions.md §2.1–2.2), whose records have :data:`BOARD_SCHEMA`, in
+#: the order runs and reports list them: the ids of ``pipeline.games.moveset.BUILTIN``. Here, not
 #: there, so that reading a store (``sql``, ``verify``) needs no game module and no numba.
 BOARD_GAMES: tuple[str, ...] = ("lctr", "downright", "pawn", "pawn_t", "knight", "bishop", "king",
                                 "rook", "queen")
@@ -32,7 +32,7 @@ COMMON_FIELDS: list[pa.Field] = [
     pa.field("miserable", pa.bool_(), nullable=False),
     pa.field("forced", pa.bool_(), nullable=False),
     pa.field("returnable", pa.bool_(), nullable=False),
-    # Features for SQL mining (SPEC §1).
+    # Features for SQL mining (docs/definitions.md §1).
     pa.field("num_parts", pa.int16(), nullable=False),  # r
     pa.field("largest", pa.int16(), nullable=False),  # λ1
     pa.field("durfee", pa.int16(), nullable=False),  # max{ℓ : λℓ ≥ ℓ}
@@ -41,7 +41,7 @@ COMMON_FIELDS: list[pa.Field] = [
     pa.field("conjugate", pa.list_(pa.int16()), nullable=False),
 ]
 
-#: Extra columns of Slow SetNim records (SPEC §2.3, §6).
+#: Extra columns of Slow SetNim records (docs/definitions.md §2.3, §6).
 SLOWNIM_FIELDS: list[pa.Field] = [
     pa.field("stacks", pa.int16(), nullable=False),  # s
     pa.field("moves", pa.list_(pa.int16()), nullable=False),  # A, increasing
@@ -51,8 +51,8 @@ SLOWNIM_FIELDS: list[pa.Field] = [
     pa.field("sum_mod", pa.int16(), nullable=False),  # Σ(reduced) mod 2·min(A)
 ]
 
-#: The columns that depend on the start position only, not on the game (n, parts and the SPEC §1
-#: features). Games that solve the same positions in the same order (``Game.record_order``)
+#: The columns that depend on the start position only, not on the game (n, parts and the docs/definitions.md
+#: §1 features). Games that solve the same positions in the same order (``Game.record_order``)
 #: share them in a run: the shard's first game computes them, the others borrow its arrays, and
 #: the writer compresses them once (:class:`pipeline.parquet.ChunkReuse`).
 PARTITION_COLUMNS = ("n", "parts", "num_parts", "largest", "durfee", "rank", "distinct_sizes",

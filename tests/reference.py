@@ -1,9 +1,9 @@
-"""Independent plain-Python reference ("oracle") for partgames, written straight from SPEC.md.
+"""Independent plain-Python reference ("oracle") for partgames, written straight from docs/definitions.md.
 
 Nothing here is shared with ``pipeline/``: positions are explicit tuples, the game graph is built by
-applying the rules of SPEC §2 literally, values are memoised recursions (SPEC §3-§4) and the flags
-evaluate the local conditions of SPEC §5 at every position found by an explicit graph search.
-It favours clarity over speed and is meant for small n only.
+applying the rules of docs/definitions.md §2 literally, values are memoised recursions (docs/definitions.md
+§3-§4) and the flags evaluate the local conditions of docs/definitions.md §5 at every position found by an
+explicit graph search. It favours clarity over speed and is meant for small n only.
 
 Public API::
 
@@ -30,7 +30,7 @@ Position = Hashable
 INT64_MAX = 2**63 - 1
 
 MOVESETS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {
-    # game id: (finite steps, rays)                 -- SPEC §2.2 table
+    # game id: (finite steps, rays)                 -- docs/definitions.md §2.2 table
     "downright": (((0, 1), (1, 0)), ()),
     "pawn": (((0, 1), (1, 1)), ()),
     "pawn_t": (((1, 0), (1, 1)), ()),
@@ -51,10 +51,10 @@ FLAGS: tuple[str, ...] = ("domestic", "tame", "pet", "miserable", "forced", "ret
 
 
 # --------------------------------------------------------------------------------------------------
-# Partitions (SPEC §1)
+# Partitions (docs/definitions.md §1)
 # --------------------------------------------------------------------------------------------------
 def partitions(n: int) -> list[Partition]:
-    """All partitions of ``n`` as non-increasing tuples (SPEC §1); ``partitions(0) == [()]``.
+    """All partitions of ``n`` as non-increasing tuples (docs/definitions.md §1); ``partitions(0) == [()]``.
 
     >>> sorted(partitions(3))
     [(1, 1, 1), (2, 1), (3,)]
@@ -82,7 +82,8 @@ def check_partition(parts: Sequence[int]) -> Partition:
 
 
 def sub_partition(lam: Partition, i: int, j: int) -> Partition:
-    """``λ[i,j]`` (SPEC §1): what lies weakly below and right of cell (i, j); ``()`` if no such cell.
+    """``λ[i,j]`` (docs/definitions.md §1): what lies weakly below and right of cell (i, j); ``()`` if no such
+    cell.
 
     >>> sub_partition((5, 3, 3, 2), 1, 1)
     (2, 2, 1)
@@ -93,7 +94,7 @@ def sub_partition(lam: Partition, i: int, j: int) -> Partition:
 
 
 def conjugate(lam: Partition) -> Partition:
-    """Column lengths of the Young diagram (SPEC §1).
+    """Column lengths of the Young diagram (docs/definitions.md §1).
 
     >>> conjugate((3, 1))
     (2, 1, 1)
@@ -102,7 +103,7 @@ def conjugate(lam: Partition) -> Partition:
 
 
 def durfee(lam: Partition) -> int:
-    """Durfee length ``max{ℓ : λ_ℓ ≥ ℓ}`` (SPEC §1), 0 for ``()``.
+    """Durfee length ``max{ℓ : λ_ℓ ≥ ℓ}`` (docs/definitions.md §1), 0 for ``()``.
 
     >>> durfee((5, 3, 3, 2, 1, 1))
     3
@@ -111,7 +112,8 @@ def durfee(lam: Partition) -> int:
 
 
 def features(lam: Partition) -> dict:
-    """Shape features of a record (SPEC §6 "more columns"): r, λ1, Durfee length, signed rank, …
+    """Shape features of a record (docs/definitions.md §6 "more columns"): r, λ1, Durfee length,
+    signed rank, …
 
     >>> features((3, 1))["rank"]
     1
@@ -128,7 +130,7 @@ def features(lam: Partition) -> dict:
 
 
 # --------------------------------------------------------------------------------------------------
-# Generic finite impartial game with memoised values (SPEC §3, §4, §5)
+# Generic finite impartial game with memoised values (docs/definitions.md §3, §4, §5)
 # --------------------------------------------------------------------------------------------------
 def mex(values: Iterable[int]) -> int:
     """Minimum excluded non-negative integer.
@@ -145,7 +147,7 @@ def mex(values: Iterable[int]) -> int:
 
 class Game:
     """A finite impartial game given by ``moves(x)``, the tuple of options of x, one entry per move
-    (an option reached by two different moves appears twice: SPEC §4 counts edges per move).
+    (an option reached by two different moves appears twice: docs/definitions.md §4 counts edges per move).
 
     All per-position values are memoised in plain dicts; positions must be hashable.
     """
@@ -169,44 +171,46 @@ class Game:
         return not self.options(x)
 
     def sg(self, x: Position) -> int:
-        """Sprague-Grundy value: mex of the options' values, terminal → 0 (SPEC §3)."""
+        """Sprague-Grundy value: mex of the options' values, terminal → 0 (docs/definitions.md §3)."""
         if x not in self._sg:
             self._sg[x] = mex(self.sg(y) for y in self.options(x))
         return self._sg[x]
 
     def sg_misere(self, x: Position) -> int:
-        """Misère value: the same recursion with terminal positions valued 1 (SPEC §3)."""
+        """Misère value: the same recursion with terminal positions valued 1 (docs/definitions.md §3)."""
         if x not in self._sgm:
             opts = self.options(x)
             self._sgm[x] = mex(self.sg_misere(y) for y in opts) if opts else 1
         return self._sgm[x]
 
     def pair(self, x: Position) -> tuple[int, int]:
-        """The Sprague-Grundy pair ``p(x) = (sg, sg_misere)`` (SPEC §3)."""
+        """The Sprague-Grundy pair ``p(x) = (sg, sg_misere)`` (docs/definitions.md §3)."""
         return (self.sg(x), self.sg_misere(x))
 
     def nodes(self, x: Position) -> int:
-        """Nodes of the game tree from x: ``1 + Σ nodes(child)`` over moves (SPEC §4). Exact."""
+        """Nodes of the game tree from x: ``1 + Σ nodes(child)`` over moves (docs/definitions.md §4).
+        Exact."""
         if x not in self._nodes:
             self._nodes[x] = 1 + sum(self.nodes(y) for y in self.options(x))
         return self._nodes[x]
 
     def leaves(self, x: Position) -> int:
-        """Leaves of the game tree = number of complete plays (SPEC §4). Exact."""
+        """Leaves of the game tree = number of complete plays (docs/definitions.md §4). Exact."""
         if x not in self._leaves:
             opts = self.options(x)
             self._leaves[x] = sum(self.leaves(y) for y in opts) if opts else 1
         return self._leaves[x]
 
     def height(self, x: Position) -> int:
-        """Longest play from x, in moves (SPEC §4)."""
+        """Longest play from x, in moves (docs/definitions.md §4)."""
         if x not in self._height:
             opts = self.options(x)
             self._height[x] = 1 + max(self.height(y) for y in opts) if opts else 0
         return self._height[x]
 
     def reachable(self, start: Position) -> set[Position]:
-        """All distinct positions reachable from ``start``, itself included (explicit DFS; SPEC §4)."""
+        """All distinct positions reachable from ``start``, itself included (explicit DFS; docs/definitions.md
+        §4)."""
         seen = {start}
         stack = [start]
         while stack:
@@ -217,7 +221,7 @@ class Game:
                     stack.append(y)
         return seen
 
-    # ---- local conditions of SPEC §5, literally -------------------------------------------------
+    # ---- local conditions of docs/definitions.md §5, literally ------------------------------
     def local_domestic(self, x: Position) -> bool:
         """p(x) is not (0,k) nor (k,0) with k ≥ 2."""
         a, b = self.pair(x)
@@ -266,7 +270,7 @@ class Game:
         return True
 
     def record(self, start: Position) -> dict:
-        """The value part of a record (SPEC §6) for the game started at ``start``."""
+        """The value part of a record (docs/definitions.md §6) for the game started at ``start``."""
         reach = self.reachable(start)
         nodes, leaves = self.nodes(start), self.leaves(start)
         rec: dict = {
@@ -284,10 +288,11 @@ class Game:
 
 
 # --------------------------------------------------------------------------------------------------
-# LCTR and moveset games (SPEC §2.1, §2.2)
+# LCTR and moveset games (docs/definitions.md §2.1, §2.2)
 # --------------------------------------------------------------------------------------------------
 def lctr_moves(lam: Partition) -> tuple[Partition, ...]:
-    """LCTR (SPEC §2.1): from λ ≠ () exactly two moves, T → λ[1,0] and L → λ[0,1]; () is terminal.
+    """LCTR (docs/definitions.md §2.1): from λ ≠ () exactly two moves, T → λ[1,0] and L → λ[0,1]; () is
+    terminal.
 
     >>> lctr_moves((1,))
     ((), ())
@@ -328,7 +333,7 @@ def _moveset_game(steps: frozenset[tuple[int, int]], rays: frozenset[tuple[int, 
 def moveset_record(
     steps: Iterable[Sequence[int]], rays: Iterable[Sequence[int]], parts: Sequence[int]
 ) -> dict:
-    """Record for a moveset game (SPEC §2.2) started on the nonempty partition ``parts``.
+    """Record for a moveset game (docs/definitions.md §2.2) started on the nonempty partition ``parts``.
 
     ``steps`` are single offsets (a, b); each ray (a, b) contributes the offsets (ka, kb), k ≥ 1, as
     separate moves (like the rook). A move (a, b) from μ is legal iff μ[a,b] ≠ ().
@@ -345,7 +350,7 @@ def moveset_record(
 
 def board_record(game: str, parts: Sequence[int]) -> dict:
     """Record for ``game`` ∈ {lctr, downright, pawn, pawn_t, knight, bishop, king, rook, queen}
-    (or a Slow SetNim id ``sn<s>_<A>``, SPEC §2.3) started at the partition ``parts``.
+    (or a Slow SetNim id ``sn<s>_<A>``, docs/definitions.md §2.3) started at the partition ``parts``.
 
     >>> r = board_record("lctr", (2, 2))
     >>> (r["sg"], r["states"], r["leaves"])
@@ -364,12 +369,12 @@ def board_record(game: str, parts: Sequence[int]) -> dict:
 
 
 # --------------------------------------------------------------------------------------------------
-# Slow SetNim SN(s, A) (SPEC §2.3; paper slow-exact-k-nim.txt §2)
+# Slow SetNim SN(s, A) (docs/definitions.md §2.3; paper slow-exact-k-nim.txt §2)
 # --------------------------------------------------------------------------------------------------
 def slownim_moves(x: tuple[int, ...], moves_allowed: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Options of the multiset ``x`` (non-increasing, zeros included) in SN(len(x), A): pick ℓ ∈ A
     and ℓ distinct nonempty stacks, take one token from each; distinct resulting multisets are
-    distinct moves (SPEC §2.3). Done literally: every index choice, then deduplicated.
+    distinct moves (docs/definitions.md §2.3). Done literally: every index choice, then deduplicated.
 
     >>> slownim_moves((2, 1, 0), (2,))
     ((1, 0, 0),)
@@ -415,8 +420,8 @@ def sn_reduced(heights: Sequence[int], a: int) -> tuple[int, ...]:
 
 
 def slownim_record(s: int, A: Sequence[int], parts: Sequence[int]) -> dict:
-    """Record for SN(s, A) (SPEC §2.3) started at the stack heights ``parts`` (nonzero heights, any
-    order; zeros allowed), padded with zeros to ``s`` stacks.
+    """Record for SN(s, A) (docs/definitions.md §2.3) started at the stack heights ``parts`` (nonzero heights,
+    any order; zeros allowed), padded with zeros to ``s`` stacks.
 
     Extra keys: ``stacks``, ``moves`` (sorted A), ``reduced`` (min(A)·max ≤ total), ``reduced_parts``
     (nonzero parts of the reduced form), ``odd_stacks`` and ``sum_mod`` (Σ mod 2·min A) of the

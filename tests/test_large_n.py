@@ -124,7 +124,7 @@ def test_overnight_games_at_n64(large_store: Path, game: str) -> None:
     assert differences(rows, BOARD_COLUMNS, lambda parts: reference.board_record(game, parts)) == []
 
 
-#: Games whose transpose is itself, or the other game of a pair (SPEC §2.2; ``moves_1.3_3.1``
+#: Games whose transpose is itself, or the other game of a pair (docs/definitions.md §2.2; ``moves_1.3_3.1``
 #: is symmetric, ``moves_1.2+`` is not), with the n they are stored at.
 TRANSPOSES = [(g, g, BOARD_N) for g in BOARD_GAMES_N45 if g not in ("pawn", "pawn_t", "moves_1.2+")]
 TRANSPOSES += [("pawn", "pawn_t", BOARD_N)] + [(g, g, OVERNIGHT_N) for g in OVERNIGHT_GAMES]

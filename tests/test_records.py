@@ -178,7 +178,7 @@ def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
 
 def test_counts_beyond_int64_are_null() -> None:
     """Rook on the row (L): nodes = 2^(L-1), leaves = 2^(L-2) (every composition of L-1 is a
-    play), so nodes overflow int64 first at L = 64 and leaves at L = 65 (SPEC §4: NULL)."""
+    play), so nodes overflow int64 first at L = 64 and leaves at L = 65 (docs/definitions.md §4: NULL)."""
     r63, r64, r65 = (_one_record("rook", (length,)) for length in (63, 64, 65))
     assert (r63["nodes"], r63["leaves"]) == (2**62, 2**61)
     assert (r64["nodes"], r64["leaves"]) == (None, 2**62)

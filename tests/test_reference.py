@@ -1,5 +1,5 @@
-"""Checks of the reference implementation against facts NOT derived from it: SPEC.md worked examples
-and corrected theorems, published paper facts, and closed forms computed independently here.
+"""Checks of the reference implementation against facts NOT derived from it: docs/definitions.md worked
+examples and corrected theorems, published paper facts, and closed forms computed independently here.
 
 Each test cites where its expected values come from. Helpers in this file (sub-partition, Wythoff
 pairs, Algorithm 1, …) are re-implemented locally on purpose so a bug in ``reference`` cannot
@@ -20,7 +20,8 @@ VALUE_KEYS = ("sg", "sg_misere", "nodes", "leaves", "states", "height", *ref.FLA
 
 
 def cell_sub(lam: tuple[int, ...], i: int, j: int) -> tuple[int, ...]:
-    """λ[i,j] via the Young diagram: rows below i, cells right of column j (SPEC §1), written afresh."""
+    """λ[i,j] via the Young diagram: rows below i, cells right of column j (docs/definitions.md §1), written
+    afresh."""
     out = []
     for row in range(i, len(lam)):
         width = lam[row] - j
@@ -85,7 +86,7 @@ def test_bad_inputs_rejected():
 
 
 # ------------------------------------------------------------------------------------------------
-# LCTR / Downright (SPEC §2.1, §4, §7, §8.1, §8.2; papers lctr-*.txt)
+# LCTR / Downright (docs/definitions.md §2.1, §4, §7, §8.1, §8.2; papers lctr-*.txt)
 # ------------------------------------------------------------------------------------------------
 def test_spec4_example():
     rec = ref.board_record("lctr", (5, 3, 3, 2, 1, 1))
@@ -93,7 +94,7 @@ def test_spec4_example():
 
 
 def test_lctr_terminal_and_single_cell():
-    """SPEC §2.1: () is the only terminal; from (1) both moves reach ()."""
+    """docs/definitions.md §2.1: () is the only terminal; from (1) both moves reach ()."""
     empty = ref.board_record("lctr", ())
     assert (empty["sg"], empty["sg_misere"], empty["nodes"], empty["leaves"]) == (0, 1, 1, 1)
     assert empty["states"] == 1
@@ -106,7 +107,7 @@ def test_lctr_terminal_and_single_cell():
 @pytest.mark.parametrize("r", range(1, 7))
 @pytest.mark.parametrize("c", range(1, 7))
 def test_lctr_rectangle_states(r, c):
-    """SPEC §4: LCTR on R(r,c) has rc+1 states."""
+    """docs/definitions.md §4: LCTR on R(r,c) has rc+1 states."""
     assert ref.board_record("lctr", (c,) * r)["states"] == r * c + 1
 
 
@@ -150,8 +151,8 @@ def test_lctr_and_downright_sg_at_most_2():
 
 
 def test_states_bounds_and_rectangles():
-    """SPEC §8.2 / paper 1 Lemma 19: LCTR states ≤ n+1 (λ counted), equality exactly for rectangles;
-    paper 2 Prop. 28: Downright states ≤ n."""
+    """docs/definitions.md §8.2 / paper 1 Lemma 19: LCTR states ≤ n+1 (λ counted), equality exactly for
+    rectangles; paper 2 Prop. 28: Downright states ≤ n."""
     for n, lam in nonempty_partitions(10):
         states = ref.board_record("lctr", lam)["states"]
         assert states <= n + 1
@@ -160,8 +161,8 @@ def test_states_bounds_and_rectangles():
 
 
 def test_gamma_states_spec8_2():
-    """SPEC §8.2: a proper gamma (c, 1^{r-1}), r, c ≥ 2, has r+c-1 LCTR states; rows and columns
-    attain n+1."""
+    """docs/definitions.md §8.2: a proper gamma (c, 1^{r-1}), r, c ≥ 2, has r+c-1 LCTR states; rows and
+    columns attain n+1."""
     for r in range(1, 8):
         for c in range(1, 8):
             lam = (c,) + (1,) * (r - 1)
@@ -182,7 +183,8 @@ def test_staircase_plays(k):
 
 
 def test_int64_overflow_maps_to_none():
-    """SPEC §4: values beyond 2^63-1 are NULL. S(62): nodes = 2^63-1 exactly (kept); S(63): None."""
+    """docs/definitions.md §4: values beyond 2^63-1 are NULL. S(62): nodes = 2^63-1 exactly (kept); S(63):
+    None."""
     rec = ref.board_record("lctr", tuple(range(62, 0, -1)))
     assert rec["nodes"] == 2**63 - 1 and rec["leaves"] == 2**62
     rec = ref.board_record("lctr", tuple(range(63, 0, -1)))
@@ -190,7 +192,7 @@ def test_int64_overflow_maps_to_none():
 
 
 def test_thick_gamma_spec8_1():
-    """SPEC §8.1 (corrected Lemma 16/Thm 17 of paper 1): (n^m, r^s), m > r, n > r+2.
+    """docs/definitions.md §8.1 (corrected Lemma 16/Thm 17 of paper 1): (n^m, r^s), m > r, n > r+2.
     n-r odd, k = m-r: k=1 → 1, k=2 → 2, odd k ≥ 3 → 0, even k ≥ 4 → 1 (independent of s).
     n-r even (as printed): 0 if r+m even, 1 if odd."""
     for r in (1, 2):
@@ -208,7 +210,8 @@ def test_thick_gamma_spec8_1():
 
 
 def test_misere_lctr_vs_normal_downright():
-    """SPEC §2.2: misère LCTR and normal Downright have the same P-positions on nonempty partitions."""
+    """docs/definitions.md §2.2: misère LCTR and normal Downright have the same P-positions on nonempty
+    partitions."""
     for _, lam in nonempty_partitions(11):
         lctr = ref.board_record("lctr", lam)
         down = ref.board_record("downright", lam)
@@ -216,12 +219,12 @@ def test_misere_lctr_vs_normal_downright():
 
 
 # ------------------------------------------------------------------------------------------------
-# Moveset games (SPEC §2.2, §7, §8.4-8.6; impartial-chess.txt)
+# Moveset games (docs/definitions.md §2.2, §7, §8.4-8.6; impartial-chess.txt)
 # ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("r", range(1, 9))
 @pytest.mark.parametrize("c", range(1, 9))
 def test_rook_rectangle_is_nim(r, c):
-    """SPEC §7: sg(R(r,c)) = (r-1) xor (c-1)."""
+    """docs/definitions.md §7: sg(R(r,c)) = (r-1) xor (c-1)."""
     assert ref.board_record("rook", (c,) * r)["sg"] == (r - 1) ^ (c - 1)
 
 
@@ -235,7 +238,7 @@ def wythoff_p_positions(limit: int) -> set[tuple[int, int]]:
 
 
 def test_queen_rectangle_is_wythoff():
-    """SPEC §7: Queen on R(r,c) is Wythoff's game on heaps (r-1, c-1)."""
+    """docs/definitions.md §7: Queen on R(r,c) is Wythoff's game on heaps (r-1, c-1)."""
     p_pos = wythoff_p_positions(12)
     assert {(0, 0), (1, 2), (3, 5), (4, 7), (6, 10), (8, 13)} <= p_pos
     for r in range(1, 12):
@@ -244,8 +247,8 @@ def test_queen_rectangle_is_wythoff():
 
 
 def test_mirror_identities_spec8_4():
-    """impartial-chess.txt Prop. 3.7 with SPEC §8.4's orientation fix: when the sub-partition is
-    nonempty, Downright sg(λ) = sg(λ[1,1]); pawn sg(λ) = sg(λ[1,2]); pawn_t sg(λ) = sg(λ[2,1]);
+    """impartial-chess.txt Prop. 3.7 with docs/definitions.md §8.4's orientation fix: when the sub-partition
+    is nonempty, Downright sg(λ) = sg(λ[1,1]); pawn sg(λ) = sg(λ[1,2]); pawn_t sg(λ) = sg(λ[2,1]);
     knight sg(λ) = sg(λ[3,3])."""
     shifts = {"downright": (1, 1), "pawn": (1, 2), "pawn_t": (2, 1), "knight": (3, 3)}
     for _, lam in nonempty_partitions(10):
@@ -256,7 +259,7 @@ def test_mirror_identities_spec8_4():
 
 
 def test_pawn_t_terminal_iff_one_row():
-    """SPEC §8.4: for the transposed pawn, λ is terminal iff r = 1."""
+    """docs/definitions.md §8.4: for the transposed pawn, λ is terminal iff r = 1."""
     for _, lam in nonempty_partitions(9):
         assert (ref.board_record("pawn_t", lam)["height"] == 0) == (len(lam) == 1), lam
 
@@ -276,7 +279,7 @@ def test_transpose_symmetry():
 
 def test_theorem_4_9_witnesses_spec8_4():
     """impartial-chess.txt Thm 4.9 (pawn families are pet and returnable but not forced); witnesses per
-    SPEC §8.4: (2,2,2,1) for pawn_t, (4,3) for pawn."""
+    docs/definitions.md §8.4: (2,2,2,1) for pawn_t, (4,3) for pawn."""
     for game, lam in (("pawn_t", (2, 2, 2, 1)), ("pawn", (4, 3))):
         rec = ref.board_record(game, lam)
         assert rec["forced"] is False
@@ -284,8 +287,8 @@ def test_theorem_4_9_witnesses_spec8_4():
 
 
 def test_theorem_4_15_pairs_spec8_6():
-    """SPEC §8.6: Rook (6,5^4) is (1,0), Queen (9,8^4) is (10,0), Queen (11^13,10^4) is (1,0); Rook,
-    Queen and King on G(2;3,4) = (8^3,4^3) are not returnable there."""
+    """docs/definitions.md §8.6: Rook (6,5^4) is (1,0), Queen (9,8^4) is (10,0), Queen (11^13,10^4) is (1,0);
+    Rook, Queen and King on G(2;3,4) = (8^3,4^3) are not returnable there."""
     rook = ref.board_record("rook", (6, 5, 5, 5, 5))
     assert (rook["sg"], rook["sg_misere"]) == (1, 0) and rook["returnable"] is False
     q1 = ref.board_record("queen", (9, 8, 8, 8, 8))
@@ -307,8 +310,8 @@ def test_moveset_rays_equal_explicit_steps():
 
 
 def test_moveset_counts_one_edge_per_offset():
-    """SPEC §4: moveset games have one edge per legal offset. King on (2,2): 3 moves to (2),(1,1),(1);
-    each of (2),(1,1) has one move to (1); (1) is terminal."""
+    """docs/definitions.md §4: moveset games have one edge per legal offset. King on (2,2): 3 moves to
+    (2),(1,1),(1); each of (2),(1,1) has one move to (1); (1) is terminal."""
     rec = ref.board_record("king", (2, 2))
     assert (rec["nodes"], rec["leaves"], rec["states"], rec["height"]) == (6, 3, 4, 2)
     # (1): terminal, pair (0,1); (2) and (1,1): one move to (1), pair (1,0); (2,2): mex{1,1,0} = 2 and
@@ -317,10 +320,10 @@ def test_moveset_counts_one_edge_per_offset():
 
 
 # ------------------------------------------------------------------------------------------------
-# Flags (SPEC §5)
+# Flags (docs/definitions.md §5)
 # ------------------------------------------------------------------------------------------------
 def check_nesting(rec: dict, where) -> None:
-    """SPEC §5: pet ⇒ miserable ⇒ tame ⇒ domestic; forced ⇒ returnable."""
+    """docs/definitions.md §5: pet ⇒ miserable ⇒ tame ⇒ domestic; forced ⇒ returnable."""
     assert not rec["pet"] or rec["miserable"], where
     assert not rec["miserable"] or rec["tame"], where
     assert not rec["tame"] or rec["domestic"], where
@@ -346,7 +349,7 @@ def test_flag_nesting_slownim(s, moves):
 
 
 def test_terminal_position_flags():
-    """A terminal position has pair (0,1) (SPEC §3), which satisfies every local condition."""
+    """A terminal position has pair (0,1) (docs/definitions.md §3), which satisfies every local condition."""
     rec = ref.board_record("king", (1,))
     assert (rec["sg"], rec["sg_misere"]) == (0, 1)
     assert all(rec[f] for f in ref.FLAGS)
@@ -363,7 +366,8 @@ def test_lctr_small_flags_by_hand():
 
 
 def options_by_cells(game: str, lam: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Options of λ computed here from cells (SPEC §2.1/2.2), independently of the reference."""
+    """Options of λ computed here from cells (docs/definitions.md §2.1/2.2), independently of the
+    reference."""
     if game == "lctr":
         return [cell_sub(lam, 1, 0), cell_sub(lam, 0, 1)] if lam else []
     big = len(lam) + (lam[0] if lam else 0)
@@ -379,8 +383,8 @@ def options_by_cells(game: str, lam: tuple[int, ...]) -> list[tuple[int, ...]]:
 
 @pytest.mark.parametrize("game", ["lctr", "king", "knight", "queen"])
 def test_flags_recursive_characterisation(game):
-    """SPEC §5 restated recursively: a flag holds for λ iff its local condition holds at λ and the flag
-    holds for every option of λ. Local conditions re-implemented here from the options' pairs."""
+    """docs/definitions.md §5 restated recursively: a flag holds for λ iff its local condition holds at λ and
+    the flag holds for every option of λ. Local conditions re-implemented here from the options' pairs."""
 
     def pair(mu):
         rec = ref.board_record(game, mu)
@@ -410,7 +414,7 @@ def test_flags_recursive_characterisation(game):
 
 
 # ------------------------------------------------------------------------------------------------
-# Slow SetNim (SPEC §2.3, §8.3; slow-exact-k-nim.txt)
+# Slow SetNim (docs/definitions.md §2.3, §8.3; slow-exact-k-nim.txt)
 # ------------------------------------------------------------------------------------------------
 def sn_positions(s: int, max_total: int):
     for total in range(0, max_total + 1):
@@ -447,8 +451,8 @@ def test_reduction_matches_algorithm1_and_keeps_game_tree():
     """Lemma 2.7 reduction == Algorithm 1, and p and r(p) allow the same move sequences (Lemma 2.1),
     so sg, misère sg and height agree.
 
-    nodes/leaves are NOT compared: SPEC §4 counts SN moves as distinct multisets, and the reduction
-    can merge them. SN(4,{3}): (2,1,1,1) has 2 moves ((1,1,0,0), (2,0,0,0)), its reduced form
+    nodes/leaves are NOT compared: docs/definitions.md §4 counts SN moves as distinct multisets, and the
+    reduction can merge them. SN(4,{3}): (2,1,1,1) has 2 moves ((1,1,0,0), (2,0,0,0)), its reduced form
     (1,1,1,1) only 1."""
     for s, moves in ((3, (2,)), (4, (3,)), (4, (2, 4))):
         a = min(moves)
@@ -464,7 +468,7 @@ def test_reduction_matches_algorithm1_and_keeps_game_tree():
 
 
 def test_reduction_can_change_multiset_tree():
-    """Documented consequence of SPEC §4's multiset edge count (see the test above)."""
+    """Documented consequence of docs/definitions.md §4's multiset edge count (see the test above)."""
     rec = ref.slownim_record(4, (3,), (2, 1, 1, 1))
     assert (rec["nodes"], rec["leaves"], rec["reduced"], rec["reduced_parts"]) == (3, 2, False, (1, 1, 1, 1))
     red = ref.slownim_record(4, (3,), (1, 1, 1, 1))
@@ -472,8 +476,9 @@ def test_reduction_can_change_multiset_tree():
 
 
 def test_slownim_terminal_and_move_count():
-    """SPEC §2.3: terminal iff fewer than min A nonempty stacks; one move per choice of how many stacks
-    of each height to take from (Σ t_h = ℓ, 0 ≤ t_h ≤ multiplicity), all giving distinct multisets."""
+    """docs/definitions.md §2.3: terminal iff fewer than min A nonempty stacks; one move per choice of how
+    many stacks of each height to take from (Σ t_h = ℓ, 0 ≤ t_h ≤ multiplicity), all giving distinct
+    multisets."""
     for s, moves in ((3, (2,)), (4, (3,)), (5, (2, 4)), (4, (1, 3))):
         for lam in sn_positions(s, 9):
             x = lam + (0,) * (s - len(lam))
@@ -502,14 +507,15 @@ def test_theorem_4_1(s, moves):
 
 
 def p_rule(rec: dict, a: int) -> bool:
-    """SPEC §8.3 compact rule on the reduced form: P ⇔ o ≤ min(s, 2a-2-s) (s = Σ mod 2a)."""
+    """docs/definitions.md §8.3 compact rule on the reduced form: P ⇔ o ≤ min(s, 2a-2-s) (s = Σ mod 2a)."""
     s, o = rec["sum_mod"], rec["odd_stacks"]
     return o <= min(s, 2 * a - 2 - s)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_theorem_3_3(n):
-    """SPEC §8.3, Thm 3.3 for SN(n, n-1): P ⇔ s = a-1 or o ≤ min(s, 2a-2-s), on the reduced form."""
+    """docs/definitions.md §8.3, Thm 3.3 for SN(n, n-1): P ⇔ s = a-1 or o ≤ min(s, 2a-2-s), on the reduced
+    form."""
     a = n - 1
     for lam in sn_positions(n, 14 if n < 5 else 12):
         rec = ref.slownim_record(n, (a,), lam)
@@ -518,7 +524,7 @@ def test_theorem_3_3(n):
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_theorem_5_1(n):
-    """SPEC §8.3, Thm 5.1 for SN(n, {n-1, n}): P ⇔ o ≤ min(s, 2a-2-s), on the reduced form."""
+    """docs/definitions.md §8.3, Thm 5.1 for SN(n, {n-1, n}): P ⇔ o ≤ min(s, 2a-2-s), on the reduced form."""
     a = n - 1
     for lam in sn_positions(n, 14 if n < 5 else 12):
         rec = ref.slownim_record(n, (a, n), lam)
@@ -529,7 +535,7 @@ def test_theorem_5_1(n):
 
 @pytest.mark.parametrize(("n", "k"), [(n, k) for n in (3, 4, 5) for k in range(1, n + 1)])
 def test_conjecture_1_small(n, k):
-    """SPEC §8.3: Conjecture 1 (A = {k..n}) in its consistent form holds in small ranges."""
+    """docs/definitions.md §8.3: Conjecture 1 (A = {k..n}) in its consistent form holds in small ranges."""
     moves = tuple(range(k, n + 1))
     for lam in sn_positions(n, 11):
         rec = ref.slownim_record(n, moves, lam)

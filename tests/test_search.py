@@ -98,7 +98,7 @@ SWAP = {(0, 1), (1, 0)}
 
 
 def region(game: str, p: Part) -> str:
-    """The CGH region (SPEC §5) of the game started at p, e.g. 'M∩F'."""
+    """The CGH region (docs/definitions.md §5) of the game started at p, e.g. 'M∩F'."""
     flags = dict.fromkeys(["domestic", "tame", "pet", "miserable", "forced", "returnable"], True)
     for x in reachable(game, p):
         a, b = pair(game, x)

@@ -1,4 +1,5 @@
-"""Slow SetNim SN(s, A) (SPEC §2.3): every record of the pipeline equals the plain-Python reference.
+"""Slow SetNim SN(s, A) (docs/definitions.md §2.3): every record of the pipeline equals the plain-Python
+reference.
 
 The store is built by the real `run` (numba kernel, Arrow, Parquet, DuckDB views) and the expected
 records by tests/reference.py (`slownim_record`), which shares no code with pipeline/. Also: the
@@ -47,7 +48,7 @@ def game_id(s: int, moves: tuple[int, ...]) -> str:
 
 
 def starts(s: int, n: int) -> list[tuple[int, ...]]:
-    """The starts of total n (SPEC §6): partitions of n into at most s parts."""
+    """The starts of total n (docs/definitions.md §6): partitions of n into at most s parts."""
     return [p for p in reference.partitions(n) if len(p) <= s]
 
 
@@ -160,7 +161,7 @@ def test_shard_count_bounds_records() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Counts beyond 2^63 − 1 (SPEC §4)
+# Counts beyond 2^63 − 1 (docs/definitions.md §4)
 # ------------------------------------------------------------------------------------------------
 @cache
 def big_counts(moves: tuple[int, ...], x: tuple[int, ...]) -> tuple[int, int]:

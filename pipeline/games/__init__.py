@@ -28,7 +28,7 @@ class GameError(PartgamesError, ValueError):
 
 
 def get_game(game_id: str) -> Game:
-    """The game with this id (SPEC §2: built-in ids, ``sn<s>_<A>``, user movesets)."""
+    """The game with this id (docs/definitions.md §2: built-in ids, ``sn<s>_<A>``, user movesets)."""
     text = game_id.strip()
     if re.fullmatch(r"sn.*", text):
         from pipeline.games.slownim import SlowNimError, SlowNimGame

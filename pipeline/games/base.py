@@ -86,7 +86,7 @@ def _any_negative(values):  # pragma: no cover - compiled
 
 
 def nullable_count(values: np.ndarray) -> pa.Array:
-    """Game-tree counts: negative marks a value beyond 2**63 - 1, stored as NULL (SPEC §4).
+    """Game-tree counts: negative marks a value beyond 2**63 - 1, stored as NULL (docs/definitions.md §4).
     Without one (nearly every shard) the array is the kernel's memory, with no null mask made."""
     if not _any_negative(values):
         return pa.array(values, type=pa.int64())

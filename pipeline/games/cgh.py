@@ -1,10 +1,11 @@
-"""Solving machinery shared by every game family: values and flags of one position (SPEC §3–§5).
+"""Solving machinery shared by every game family: values and flags of one position (docs/definitions.md
+§3–§5).
 
 A kernel gathers, over the options of a position x, the bitsets of their sg / sg_misere values,
 their node/leaf sums, their longest play, and two bit summaries: ``agg_or`` (OR of the options'
 :data:`O_*` bits) and ``agg_and`` (AND of their :data:`F_ALL` flags and ``B_*`` facts). From
 those, :func:`summarize` gives x's own summaries, which the positions moving to x aggregate in
-turn. Every flag is the AND of a local condition over the reachable positions (SPEC §5), so the
+turn. Every flag is the AND of a local condition over the reachable positions (docs/definitions.md §5), so the
 AND of the options' flags with the local condition at x is the flag of the game started at x.
 
 >>> own_and, own_or = summarize(0, 1, True, ALL_AND, 0)   # a terminal position: pair (0,1)
@@ -26,7 +27,7 @@ ALL_AND = 0x3FF  # identity of the AND aggregate (no option yet)
 O_IS01 = 1
 O_IS10 = 2
 
-OVER = np.int64(-1)  # a node/leaf count beyond 2**63 - 1 (stored as NULL, SPEC §4)
+OVER = np.int64(-1)  # a node/leaf count beyond 2**63 - 1 (stored as NULL, docs/definitions.md §4)
 _MAX = np.int64(9223372036854775807)
 
 
@@ -42,7 +43,7 @@ def sadd(a, b):  # pragma: no cover
 def summarize(g, m, terminal, agg_and, agg_or):  # pragma: no cover
     """(own_and, own_or) of a position with pair (g, m), from its options' aggregates.
 
-    Local conditions, literally as SPEC §5 states them:
+    Local conditions, literally as docs/definitions.md §5 states them:
     domestic: p(x) is not (0,k) nor (k,0), k ≥ 2; tame: (0,1), (1,0) or (k,k); pet: (0,1),
     (1,0) or (k,k) with k ≥ 2; miserable: x is swap, or has no move to a swap position, or has
     moves to both a (0,1) and a (1,0) position; forced: a (0,1) position moves only to (1,0)

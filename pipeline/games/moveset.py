@@ -1,6 +1,6 @@
 """Moveset games on Young diagrams: LCTR, Downright, the impartial chess pieces, user movesets.
 
-Rules (SPEC §2.1–2.2). A moveset is a set of *steps* (offsets (a, b), a rows down and b columns
+Rules (docs/definitions.md §2.1–2.2). A moveset is a set of *steps* (offsets (a, b), a rows down and b columns
 right) and *rays* (an offset repeated any number k ≥ 1 of times, like the rook). A piece on cell
 (i, j) of λ is the position λ[i, j]; a move is legal iff its target cell exists. LCTR is
 Downright where a step may also leave the diagram, into the terminal position () ("exits").
@@ -59,7 +59,7 @@ from pipeline.partitions import (
 )
 from pipeline.schema import BOARD_SCHEMA
 
-#: Built-in movesets (SPEC §2.2): name -> (steps, rays, exits).
+#: Built-in movesets (docs/definitions.md §2.2): name -> (steps, rays, exits).
 BUILTIN: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], bool]] = {
     "lctr": (((0, 1), (1, 0)), (), True),
     "downright": (((0, 1), (1, 0)), (), False),
@@ -79,7 +79,7 @@ _PRETTY = re.compile(rf"\{{\s*{_PRETTY_MOVES}\}}|{_PRETTY_MOVES}")
 
 
 class MovesetError(ValueError):
-    """A moveset that is not a valid game (SPEC §2.2)."""
+    """A moveset that is not a valid game (docs/definitions.md §2.2)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class Moveset:
                 raise MovesetError(f"offset ({a},{b}) is not down/right: both coordinates must be ≥ 0")
             if (a, b) == (0, 0):
                 raise MovesetError("offset (0,0) is not a move")
-        # M is a set of offsets (SPEC §2.2): drop a step or ray that a ray already covers,
+        # M is a set of offsets (docs/definitions.md §2.2): drop a step or ray that a ray already covers,
         # e.g. the step (2,2) or the ray (2,2)+ beside the ray (1,1)+.
         def covered(a: int, b: int, by: set[tuple[int, int]]) -> bool:
             return any((c, d) != (a, b) and _is_multiple(a, b, c, d) for c, d in by)
@@ -240,7 +240,7 @@ def _solve_row(
     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
     index, entries, hi, tail_from, top, same_row_reach,
 ):  # pragma: no cover
-    """Compute every cell of the new top row ``kr``, right to left (SPEC §3–§5).
+    """Compute every cell of the new top row ``kr``, right to left (docs/definitions.md §3–§5).
 
     Cells at columns ≥ ``tail_from`` (the length of the row below) have nothing below them:
     every move from them stays in the row or leaves it, so λ[i,j] there is the one-row partition
@@ -263,7 +263,7 @@ def _solve_row(
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
     function costs a reference-count round trip per array per call. A target cell's indices
     are unsigned once its bounds are checked: numba adds a negative-index fix-up to every signed
-    index, and nothing tells LLVM that a column j + b is not negative (SPEC §2.2: b ≥ 0).
+    index, and nothing tells LLVM that a column j + b is not negative (docs/definitions.md §2.2: b ≥ 0).
     """
     u = np.uint64
     n_steps = len(steps)  # a compile-time constant when steps is a tuple (see MovesetGame)
@@ -354,7 +354,7 @@ def _solve_row(
                 agg_and &= ray[r, uk, uj, R_AND]
                 agg_or |= ray[r, uk, uj, R_OR]
                 cnt += 1
-        # ---- values of the cell (SPEC §3–§5) ----
+        # ---- values of the cell (docs/definitions.md §3–§5) ----
         terminal = cnt == 0
         if terminal:
             g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
@@ -493,7 +493,7 @@ def emit_features(
     out_parts, out_parts_off, out_conj, out_conj_off,
     out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
 ):  # pragma: no cover
-    """Write the features (SPEC §1) of the partition rows[:depth] as record ``rec``.
+    """Write the features (docs/definitions.md §1) of the partition rows[:depth] as record ``rec``.
 
     Returns the new write positions in the parts and conjugate values.
     """

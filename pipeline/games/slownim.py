@@ -1,10 +1,10 @@
-"""Slow SetNim SN(s, A) (SPEC §2.3; paper ``slow-exact-k-nim.txt``): ``s`` stacks, a move takes one
-token from each of ℓ distinct nonempty stacks, ℓ ∈ A ⊆ {1..s}. Slow Exact k-Nim is SN(s, {k}).
+"""Slow SetNim SN(s, A) (docs/definitions.md §2.3; paper ``slow-exact-k-nim.txt``): ``s`` stacks, a move takes
+one token from each of ℓ distinct nonempty stacks, ℓ ∈ A ⊆ {1..s}. Slow Exact k-Nim is SN(s, {k}).
 
 Positions are multisets of ``s`` heights, i.e. partitions of the total N into at most ``s`` parts
 (padded with zeros). A move is determined by how many stacks it takes from in each group of equal
-height (SPEC §2.3: different counts reach different multisets, equal counts the same one), and each
-such choice is one edge of the game tree (SPEC §4).
+height (docs/definitions.md §2.3: different counts reach different multisets, equal counts the same one), and
+each such choice is one edge of the game tree (docs/definitions.md §4).
 
 Solving machinery. Every option of a position of total N has a smaller total, so increasing N is a
 topological order of the game graph. Positions are indexed by a perfect ranking: position x of
@@ -13,12 +13,12 @@ the partitions of N into at most ``s`` parts, computed in O(s) from the table ``
 partitions of n into at most k parts each at most m. A game is solved level by level into a
 module-level cache (values, AND/OR summaries for the flags, and the option lists in CSR form), so a
 run in increasing N (the runner's ``parallel = False`` chain) solves each position once per game.
-``states`` (a set union, SPEC §4) is computed exactly over the cached option lists for blocks of
-up to 1024 starts at once (bit masks pushed down level by level, :func:`_count_states`); when
+``states`` (a set union, docs/definitions.md §4) is computed exactly over the cached option lists for blocks
+of up to 1024 starts at once (bit masks pushed down level by level, :func:`_count_states`); when
 1 ∈ A the reachable positions are exactly those dominated by the start, counted in closed form
-(:func:`_count_dominated`). Counts are exact int64, and NULL beyond 2^63 − 1 (SPEC §4). Every
+(:func:`_count_dominated`). Counts are exact int64, and NULL beyond 2^63 − 1 (docs/definitions.md §4). Every
 column, reduced forms included, is computed on the actual position: the reduced form has the same
-sg, sg_misere and height (paper, Lemma 2.1) but not the same nodes, leaves or states (SPEC §4
+sg, sg_misere and height (paper, Lemma 2.1) but not the same nodes, leaves or states (docs/definitions.md §4
 counts distinct multisets; SN(4,{3}): (2,1,1,1) has 2 moves, its reduced form (1,1,1,1) one).
 All per-position work is numba; Python only moves whole arrays.
 
@@ -63,7 +63,7 @@ _ID = re.compile(r"sn(\d+)_(\d+(?:-\d+)*)")
 
 
 class SlowNimError(GameError):
-    """A Slow SetNim id that is not a valid game (SPEC §2.3), or a game too large to solve.
+    """A Slow SetNim id that is not a valid game (docs/definitions.md §2.3), or a game too large to solve.
 
     A :class:`ValueError` (through :class:`pipeline.games.GameError`), so the command line reports
     it in one line wherever it is raised.
@@ -163,8 +163,8 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
     full, never beyond ``max_edges``) for :func:`_count_states`; without (1 ∈ A: states in closed
     form) each position's options overwrite the previous one's. Returns ``(edges, ne, marks)``,
     ``ne = -1`` if the option lists would pass ``max_edges`` (the memory bound). Values follow
-    SPEC §3 (mex; terminal misère value 1), §4 (nodes = 1 + Σ nodes(options), exact or OVER) and
-    §5 (flag(x) = local(x) ∧ ⋀ flag(options)).
+    docs/definitions.md §3 (mex; terminal misère value 1), §4 (nodes = 1 + Σ nodes(options), exact or OVER)
+    and §5 (flag(x) = local(x) ∧ ⋀ flag(options)).
     """
     sg, sgm, nodes, leaves, height, andb, orb = values
     x = np.zeros(s, dtype=np.int64)
@@ -194,7 +194,7 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
         if not keep_edges:
             ne = 0
         estart[p] = ne
-        # ---- moves: c_g stacks from group g, Σ c_g ∈ A (SPEC §2.3), depth first over groups ----
+        # ---- moves: c_g stacks from group g, Σ c_g ∈ A (definitions §2.3), depth first over groups ----
         if ng > 0 and cap[0] >= amin:
             g = 0
             ps[0] = 0
@@ -228,7 +228,7 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
                     edges = bigger
                 edges[ne] = off[rest] + _rank(y, s, rest, ctab)
                 ne += 1
-        # ---- values (SPEC §3–§5) ----
+        # ---- values (docs/definitions.md §3–§5) ----
         a0 = estart[p]
         cnt = ne - a0
         if cnt + 2 > marks.shape[1]:
@@ -305,8 +305,8 @@ def _count_dominated(x, s, ways):  # pragma: no cover
 
 @numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no cover
-    """``states`` (SPEC §4: distinct positions reachable, the start included) of the positions of
-    total ``n`` with ranks ``lo ≤ rank < hi``, exactly.
+    """``states`` (docs/definitions.md §4: distinct positions reachable, the start included) of the positions
+    of total ``n`` with ranks ``lo ≤ rank < hi``, exactly.
 
     A set union, done for a block of ``64 · words`` starts at once: each position y gets the bit
     mask of the starts that reach it, ``mask(y) = ⋁ mask(z)`` over the z with a move z → y, pushed
@@ -371,9 +371,9 @@ def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no
 def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # pragma: no cover
     """Write the records of the positions of total ``n`` with ranks ``lo ≤ rank < hi`` into ``out``.
 
-    ``states`` by :func:`_count_states`. Features as for board games (SPEC §1, on the nonzero
+    ``states`` by :func:`_count_states`. Features as for board games (docs/definitions.md §1, on the nonzero
     parts); ``reduced``, ``reduced_parts`` (Algorithm 1 of the paper: while max > ⌊Σ/a⌋, chop every
-    stack to ⌊Σ/a⌋), ``odd_stacks`` and ``sum_mod`` per SPEC §2.3 / §8.3.
+    stack to ⌊Σ/a⌋), ``odd_stacks`` and ``sum_mod`` per docs/definitions.md §2.3 / §8.3.
     """
     sg, sgm, nodes, leaves, height, andb, orb = values
     (o_sg, o_sgm, o_nodes, o_leaves, o_states, o_height, o_flags,
@@ -405,7 +405,7 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
             o_flags[f, k] = (fl >> f) & 1
         if a == 1:
             o_states[k] = _count_dominated(x, s, box)
-        # ---- features of the nonzero parts (SPEC §1) ----
+        # ---- features of the nonzero parts (docs/definitions.md §1) ----
         depth = 0
         while depth < s and x[depth] > 0:
             o_parts[ppos] = x[depth]
@@ -565,7 +565,8 @@ class SlowNimGame:
 
     @staticmethod
     def parse(game_id: str) -> SlowNimGame:
-        """``sn<s>_<A joined by '-'>`` (SPEC §2.3), e.g. ``sn5_4``, ``sn9_8-9``; A in any order."""
+        """``sn<s>_<A joined by '-'>`` (docs/definitions.md §2.3), e.g. ``sn5_4``, ``sn9_8-9``; A in any
+        order."""
         text = game_id.strip()
         m = _ID.fullmatch(text)
         if not m:
@@ -585,7 +586,7 @@ class SlowNimGame:
         return SlowNimGame(s, tuple(sizes))
 
     def positions(self, n: int) -> int:
-        """Partitions of n into at most s parts (SPEC §6: the starts of total n)."""
+        """Partitions of n into at most s parts (docs/definitions.md §6: the starts of total n)."""
         if n < 0:
             return 0
         while len(self._counts) <= n:  # partitions into parts ≤ s (the conjugates), exact

@@ -1,4 +1,4 @@
-"""LCTR and Downright: a lean kernel for the moveset {(0,1), (1,0)} (SPEC §2.1).
+"""LCTR and Downright: a lean kernel for the moveset {(0,1), (1,0)} (docs/definitions.md §2.1).
 
 A move removes the top row or the left column of λ[i, j]: the piece on cell (i, j) moves to the
 cell below, (i+1, j), or to the right, (i, j+1). In LCTR a move may leave the diagram, into the
@@ -93,7 +93,7 @@ def _pair(cb, cr):  # pragma: no cover
 
 @numba.njit(cache=True, _nrt=False)
 def _new_class(cb, cr, cls, combine, count):  # pragma: no cover
-    """The class of a position whose options have classes ``cb`` and ``cr`` (SPEC §3–§5).
+    """The class of a position whose options have classes ``cb`` and ``cr`` (docs/definitions.md §3–§5).
 
     Found among the known classes or added; entered into ``combine``. Returns -1 if there is no
     room (the caller raises). Called once per (cb, cr) pair per kernel call.

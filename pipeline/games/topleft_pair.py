@@ -2,7 +2,7 @@
 
 The two games have the same moves, {(0,1), (1,0)}: the piece on cell (i, j) moves down or right.
 They differ only off the diagram: an LCTR move may leave it, into the terminal position (), a
-Downright move may not (SPEC §2.1). A run of both (the overnight run: every n ≤ 100) used to
+Downright move may not (docs/definitions.md §2.1). A run of both (the overnight run: every n ≤ 100) used to
 solve every shard twice with :func:`pipeline.games.topleft.solve_topleft`, and the two solves
 repeat each other's walk, interning of sub-partitions (the games have the same ones: LCTR's
 ``states`` is Downright's + 1, for ()), record features and row bookkeeping. This kernel does

@@ -1,4 +1,4 @@
-"""Throughput of partgames, measured side by side (issues 2, 3 and 6).
+"""Throughput of partgames, measured side by side against the targets of docs/performance.md.
 
 Prints one table: game, n, jobs, kernel M/s (solver alone, nothing written, in as many threads
 as jobs, as the runner's solver threads run it), end-to-end M/s (`partgames run --jobs` with
@@ -403,7 +403,7 @@ def main() -> None:
                 print(f"{g:<10} {n:>3} {jobs:>4} {kr / 1e6:>10.3f} {e2e / 1e6:>8.3f} {e2e / kr:>10.2f} "
                       f"{e2e / naive:>9.2f} {r['rss_mib']:>5.0f} MiB "
                       f"{bpr:>9.2f}", flush=True)
-    # What the targets of issue 6 allow on this machine: with every core solving, a record costs
+    # What the performance targets allow on this machine: with every core solving, a record costs
     # its kernel (K) and its writing (W) of CPU, each measured above on one thread, so end to
     # end cannot pass jobs / (K + W) records per second, nor e2e / kernel pass K / (K + W)
     # (target 3, >= 0.70, needs W <= 0.43 K; target 1, e2e >= naive, needs K + W <= jobs x
@@ -449,7 +449,7 @@ def main() -> None:
     if args.jobs > 1:
         # Target 2 (jobs ≥ 1.8× one): the table's two kernel rates are single passes at different
         # moments, and another tenant of the VM slowing one of them moves their ratio by ±0.1
-        # (session 14: 1.75 in the table, 1.82–1.94 alternating right after). So: the same
+        # (1.75 in a table, 1.82–1.94 alternating right after it). So: the same
         # function in 1 and `jobs` threads, alternating, every round's ratio and their median.
         for n in ns:
             for g in games:
@@ -498,7 +498,7 @@ def main() -> None:
             f"e2e/naive {records / t / naive:.2f})"
             for mode, t in best.items()), flush=True)
     print()
-    # Issue 6, target 7: the kernel against the plain-Python reference on the same partitions.
+    # Target 7 (docs/performance.md): the kernel against the plain-Python reference on the same partitions.
     # All partitions of --reference-n (warm and cold), and a uniform sample of the table's
     # largest n (cold: warm memo tables on a sample would measure the sample's size).
     for g in games[:2]:

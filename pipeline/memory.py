@@ -14,7 +14,7 @@ import pyarrow as pa
 #: A byte that every new :func:`pool_array` is filled with, or None (a run: no fill). The tests set
 #: it (tests/conftest.py): the pool hands back memory that held an earlier shard's values, so a
 #: kernel that left an output slot unwritten could pass a comparison by luck, and did (a planted
-#: unwritten conjugate entry, session 13, got through the reference comparison).
+#: unwritten conjugate entry got through the reference comparison).
 POISON_BYTE: int | None = None
 
 

@@ -1,10 +1,10 @@
 """A Parquet file writer for the record tables: numba encoders, zstd from Arrow, one row group.
 
 Why not a library's writer: writing is a quarter of a record's cost once the kernels are fast
-(issue 6), and most of it went to the list columns ``parts`` and ``conjugate`` (≈ 23 and 17
+(docs/performance.md), and most of it went to the list columns ``parts`` and ``conjugate`` (≈ 23 and 17
 elements per record at n = 72). On the first LCTR shard at n = 72, one thread each, per record
-(``benchmarks/bench.py``, session 14): pyarrow 630 ns, polars 237 (161 of them for the two
-lists: ~4 ns per list element), this module 101 (DuckDB's ``COPY``, session 11: 1,031). The
+(``benchmarks/bench.py``): pyarrow 630 ns, polars 237 (161 of them for the two lists: ~4 ns
+per list element), this module 101, DuckDB's ``COPY`` 1,031. The
 encodings below are simple, and the three readers that matter (DuckDB, pyarrow, polars) read
 every file back to the same values (tests/test_parquet.py).
 

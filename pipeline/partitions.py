@@ -4,7 +4,7 @@ A partition is built **bottom-up**: its rows are added from the shortest (bottom
 (top), each new top row at least as long as the one below it. So the parent of λ = (λ1, …, λr)
 in the enumeration tree is (λ2, …, λr), a partition of n − λ1, and a cell below the top row has
 the same sub-partition λ[i,j] in λ as in its parent. Solvers walk this tree depth first and keep
-one table row per diagram row, so a partition costs O(λ1) cells instead of O(n) (issue 6).
+one table row per diagram row, so a partition costs O(λ1) cells instead of O(n).
 
 A *prefix* is the list of bottom rows ``(b0 ≤ b1 ≤ … ≤ bk)`` fixed so far; its subtree holds the
 partitions of n that end with those rows. Subtree sizes come from :func:`completion_tables`, so a

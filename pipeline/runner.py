@@ -8,7 +8,7 @@ hands it to its own writer thread, which writes it to staging while the next sha
 have the same shards): one thread solves it game after game, and the games after the first borrow
 its partition columns (:class:`_SharedShard`); LCTR and Downright are solved in one walk.
 
-Threads rather than processes (issue 6): a worker process costs about 0.35 s of imports and
+Threads rather than processes: a worker process costs about 0.35 s of imports and
 0.15 s of interpreter shutdown, plus its own copy of the interpreter, libraries and compiled
 kernels (a 2-job LCTR run of n = 72: 775 MiB in three processes, 467–499 MiB as one); threads
 share one process, so a run of a few seconds keeps its cores solving.
@@ -56,8 +56,8 @@ RECORDS_IN_MEMORY = 1 << 20
 #: 2 jobs, 2^15: 25 % slower, two runs each).
 MIN_SHARD_RECORDS = 1 << 16
 #: Games with the same ``record_order`` (the board games) solve each shard in turn and share its
-#: partition columns (:class:`_SharedShard`). False: every game's shard is a task of its own, as
-#: before session 9 (``benchmarks/bench.py`` measures the difference with it).
+#: partition columns (:class:`_SharedShard`). False: every game's shard is a task of its own
+#: (``benchmarks/bench.py`` measures the difference with it).
 SHARE_PARTITION_COLUMNS = True
 #: In such a shard, a game with a partner among the games after it (``Game.partner_in``: LCTR
 #: and Downright) solves both in one kernel call (pipeline/games/topleft_pair.py), and the
@@ -273,8 +273,8 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
 
     A task of a serial game (``parallel = False``, Slow SetNim) is its whole chain of totals,
     solved in increasing n by the thread that takes it, and one serial chain runs at a time
-    (``serial_lock``): such a game keeps every smaller total in memory, bounded per game (issue 6,
-    target 4), so two at once could pass the bound. A thread that finds the lock taken leaves the
+    (``serial_lock``): such a game keeps every smaller total in memory, bounded per game
+    (docs/performance.md), so two at once could pass the bound. A thread that finds the lock taken leaves the
     chain in the queue and takes other work first. The lock is released when the chain ends or
     the generator is closed.
     """
@@ -314,8 +314,8 @@ def _solve_and_write_iter(
 
     The kernels release the GIL (``nogil=True``) and so does the Parquet writer (its numba
     encoders are ``nogil`` and Arrow's zstd releases it: a spinning Python thread kept its full
-    speed during writes), so compression and writing run beside the kernel, not after it
-    (issue 6). At most one solved shard waits for the writer, and every shard's records are taken
+    speed during writes), so compression and writing run beside the kernel, not after it.
+    At most one solved shard waits for the writer, and every shard's records are taken
     from ``budget`` until it is on disk: memory stays bounded whatever the number of threads.
     Yields each shard once it is on disk.
     """
@@ -470,7 +470,8 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
                 todo.append((game, n))
                 continue
             if store.job_dir(game.game_id, n).exists():
-                damage = store.damage(game.game_id, n, deep=repair)
+                # under the lock: a copied store's files, hashed once here, are re-stamped
+                damage = store.damage(game.game_id, n, deep=repair, restamp=True)
                 if damage is None:
                     summary.jobs_skipped += 1
                     continue

@@ -20,7 +20,7 @@ COLUMNS = (
     "domestic", "tame", "pet", "miserable", "forced", "returnable",
     "num_parts", "largest", "durfee", "rank", "distinct_sizes", "conjugate",
 )
-#: n bound of the full comparison per game (issue 2: n ≤ 14 for LCTR/Downright; issue 3: n ≤ 12).
+#: n bound of the full comparison per game: n ≤ 14 for LCTR and Downright, n ≤ 12 for the others.
 BOUND = {g: (14 if g in ("lctr", "downright") else 12) for g in BOARD_GAMES}
 
 

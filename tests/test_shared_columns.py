@@ -1,4 +1,4 @@
-"""Board games share the columns that depend on the partition only (issue 6).
+"""Board games share the columns that depend on the partition only.
 
 Every board game has the same shards in the same order, so a run solves a shard for all of them
 in turn: the first game computes ``PARTITION_COLUMNS`` (n, parts, the features, the conjugate),

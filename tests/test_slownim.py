@@ -36,7 +36,7 @@ COLUMNS = (
     "num_parts", "largest", "durfee", "rank", "distinct_sizes", "conjugate",
     "stacks", "moves", "reduced", "reduced_parts", "odd_stacks", "sum_mod",
 )  # fmt: skip
-#: (s, A) compared record by record for N ≤ MAX_N (issue 4).
+#: (s, A) compared record by record for N ≤ MAX_N.
 GAMES = [(1, (1,)), (3, (3,)), (4, (1, 2, 3, 4)), (4, (2, 3)), (5, (4,)), (3, (2,)), (6, (2,)),
          (2, (1, 2)), (4, (3, 4))]
 MAX_N = 12
@@ -95,7 +95,7 @@ def test_every_record_equals_reference(sn_store: Path, s: int, moves: tuple[int,
 
 
 def test_small_shards_give_the_same_records(sn_store: Path, tmp_path: Path) -> None:
-    """Cutting N's starts into shards of 5 records (issue 4.5) changes nothing but the files."""
+    """Cutting N's starts into shards of 5 records changes nothing but the files."""
     root = tmp_path / "results"
     games = ["sn6_2", "sn4_1-2-3-4"]
     run(games, max_n=MAX_N, out=str(root), jobs=1, progress=False, max_records=5)
@@ -215,8 +215,9 @@ def test_states_union_agrees_with_dominated_count() -> None:
 
 
 def test_option_lists_beyond_the_memory_bound_stop_the_run_cleanly(tmp_path: Path, monkeypatch) -> None:
-    """Issue 6, target 4: a game whose option lists would pass MAX_EDGES stops with a one-line
-    error naming the total to rerun with, and a rerun with that --max-n completes the store."""
+    """Bounded memory (docs/performance.md): a game whose option lists would pass MAX_EDGES stops
+    with a one-line error naming the total to rerun with, and a rerun with that --max-n completes
+    the store."""
     from pipeline.games import slownim
 
     monkeypatch.setattr(slownim, "_CACHE", {})
@@ -234,8 +235,8 @@ def test_option_lists_beyond_the_memory_bound_stop_the_run_cleanly(tmp_path: Pat
 
 
 def test_one_slow_setnim_game_at_a_time_beside_board_games(tmp_path: Path, monkeypatch) -> None:
-    """Issue 6, target 4: a Slow SetNim game's memory is bounded per game, so a run solves one
-    such game at a time, and a thread that finds one running takes board-game shards instead of
+    """Bounded memory (docs/performance.md): a Slow SetNim game's memory is bounded per game, so a
+    run solves one such game at a time, and a thread that finds one running takes board-game shards instead of
     waiting (each Slow SetNim shard here waits until a board-game shard is done)."""
     from pipeline.games.moveset import MovesetGame
 

@@ -10,7 +10,7 @@ Solving machinery: cell dynamic programming over the enumeration tree of
 which depends only on the cells weakly below and right of it, is computed once when its row is
 added and reused by every partition above. Ray moves are aggregated along the ray
 (``agg(cell) = own(cell) ⊕ agg(next cell on the ray)``), so rook and queen cost O(1) per cell and
-ray, not O(r + c) (issue 3). Distinct positions (``states``) are counted exactly by hash-consing
+ray, not O(r + c). Distinct positions (``states``) are counted exactly by hash-consing
 sub-partitions: λ[i, j] is the pair (its top row length, λ[i+1, j]), interned in a table whose
 entries are undone when the walk pops a row.
 
@@ -155,9 +155,8 @@ class Moveset:
     def bitset_words(self, n: int) -> int:
         """64-bit words of the kernel's option bitsets for partitions of n: sg and sg_misere are
         at most the number of options, which is at most the diagram's other n - 1 cells plus a
-        move off it per step (LCTR), whatever the rays (counting n cells per ray, as before
-        session 10, gave rook 3 words and queen 4 at n = 66 instead of 2, each zeroed and
-        combined per ray per cell)."""
+        move off it per step (LCTR), whatever the rays (counting n cells per ray would give rook
+        3 words and queen 4 at n = 66 instead of 2, each zeroed and combined per ray per cell)."""
         return (n - 1 + len(self.steps)) // 64 + 1
 
     def same_row_reach(self) -> int:

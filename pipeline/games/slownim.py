@@ -45,7 +45,7 @@ from pipeline.schema import SLOWNIM_SCHEMA
 #: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
 #: position counts (partitions into at most s parts) within what one process can hold.
 MAX_STACKS = 30
-#: Memory bound of one Slow SetNim game (issue 6, target 4: a process stays under 1.5 GiB): at
+#: Memory bound of one Slow SetNim game (a process stays under 1.5 GiB, docs/performance.md): at
 #: most this many positions (all totals up to N; 39 bytes each cached, 8 more while states are
 #: counted) ...
 MAX_POSITIONS = 12_000_000
@@ -502,7 +502,7 @@ class _Solved:
 
         Growing them by doubling as the levels come in holds the old and the new arrays while
         one is copied into the other (39 bytes per position of the old ones), and the last
-        doubling can come near the memory bound (issue 6, target 4). Measured for SN(9,{8,9})
+        doubling can come near the memory bound (docs/performance.md). Measured for SN(9,{8,9})
         up to N = 85: peak 1,340 → 1,304 MiB (unused zeroed pages were never resident anyway).
         """
         self.tables(n)

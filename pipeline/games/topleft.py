@@ -8,7 +8,7 @@ of the overnight runs (every n ≤ 100), so they get their own kernel; the gener
 equal record for record.
 
 The walk, the interning of sub-partitions for ``states`` and the record features are those of
-the general kernel. What makes this one lean (issue 6, target 1):
+the general kernel. What makes this one lean:
 
 * **A cell is five numbers**, each in its own plane of one table ``tab``: its *class*, node
   and leaf counts, longest play, and the id of its sub-partition.
@@ -30,12 +30,10 @@ And every hot array index is unsigned: numba adds a negative-index fix-up to a s
 which lay on the chain of class lookups along a row (see :func:`_pair`). The walk itself
 (``_walk``) allocates nothing and runs without numba's reference counting.
 
-Measured at n = 72 on one thread (kernel alone, ``benchmarks/bench.py``): 228–240 ns per record
-against about 500 for the general kernel (session 11; 235–280 before ``_walk``); the
-naive sg-only baseline of ``benchmarks/`` takes 150–165. Session 13, on a faster day of the
-VM: 140–147 ns with the record features written in blocks (170–172 before, the same day),
-against 340–385 for the general kernel and 115–117 for the naive baseline; about 118 of the
-140 are the game, the rest the features (parts, conjugate, …).
+Measured at n = 72 on one thread (kernel alone, ``benchmarks/bench.py``; figures in
+docs/performance.md): about 140–150 ns per record against 340–385 for the general kernel and
+115–120 for the naive sg-only baseline; about 118 of the 140 are the game, the rest the record
+features (parts, conjugate, …).
 
 >>> from pipeline.games import get_game
 >>> get_game("lctr").solve_shard(3, 0, 16).to_pydict()["sg"]   # (1,1,1), (2,1), (3)

@@ -1,10 +1,10 @@
-"""LCTR and Downright solved together: one walk of the partitions for both games (issue 6).
+"""LCTR and Downright solved together: one walk of the partitions for both games.
 
 The two games have the same moves, {(0,1), (1,0)}: the piece on cell (i, j) moves down or right.
 They differ only off the diagram: an LCTR move may leave it, into the terminal position (), a
-Downright move may not (docs/definitions.md §2.1). A run of both (the overnight run: every n ≤ 100) used to
-solve every shard twice with :func:`pipeline.games.topleft.solve_topleft`, and the two solves
-repeat each other's walk, interning of sub-partitions (the games have the same ones: LCTR's
+Downright move may not (docs/definitions.md §2.1). Solving a run of both (the overnight run: every n ≤ 100)
+shard by shard with :func:`pipeline.games.topleft.solve_topleft` would do every shard twice, and
+the two solves repeat each other's walk, interning of sub-partitions (the games have the same ones: LCTR's
 ``states`` is Downright's + 1, for ()), record features and row bookkeeping. This kernel does
 that work once and keeps the games' values side by side:
 

@@ -1,8 +1,8 @@
-"""The results store: ``RESULTS/game=<id>/n=<n>/part-*.parquet`` (SPEC §6), committed atomically
+"""The results store: ``RESULTS/game=<id>/n=<n>/part-*.parquet`` (docs/definitions.md §6), committed atomically
 and checked end to end.
 
 **Staging.** Shards are written inside the store, in ``RESULTS/.staging/game=<id>/n=<n>/``, under
-names that the reading glob of SPEC §6 (``RESULTS/**/*.parquet``) never matches
+names that the reading glob of the record contract (``RESULTS/**/*.parquet``) never matches
 (``part-00000.staged``, each with a ``part-00000.json`` holding its size, rows and SHA-256).
 Staging inside the store keeps every rename on one filesystem, so a store may be a mount point
 or have a read-only parent (on clusters it often is both). A killed run leaves finished shards
@@ -14,7 +14,7 @@ renamed to ``part-*.parquet`` inside its staging directory, its commit record
 replacement swaps the new directory with the old one in one ``renameat2(RENAME_EXCHANGE)``, so
 at every instant either the old complete (game, n) or the new one is in place; where the
 filesystem cannot swap (EINVAL), the old one is moved aside first, and a run killed between the
-two renames has it put back by the next run (:meth:`Store.recover`). The glob of SPEC §6 may see
+two renames has it put back by the next run (:meth:`Store.recover`). The contract's glob may see
 a committing directory's shards under ``.staging/`` for the instant between its file renames and
 its directory rename; partgames' own views never do (they read the commit records).
 
@@ -323,10 +323,10 @@ class Store:
         """A commit record is in place (not checked: see :meth:`damage`)."""
         return (self.job_dir(game_id, n) / COMPLETE).is_file()
 
-    def damage(self, game_id: str, n: int, deep: bool = False) -> str | None:
+    def damage(self, game_id: str, n: int, deep: bool = False, restamp: bool = False) -> str | None:
         """What is wrong with a committed (game, n), or None (:func:`check_job`)."""
         try:
-            check_job(self.job_dir(game_id, n), deep=deep)
+            check_job(self.job_dir(game_id, n), deep=deep, restamp=restamp)
         except DamageError as exc:
             return str(exc)
         return None

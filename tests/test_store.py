@@ -88,7 +88,7 @@ def test_a_clean_store_checks_clean(clean: Path, capsys) -> None:
 
 
 def _parts_at_most(n: int, s: int, top: int | None = None):
-    """Partitions of n into at most s parts (Slow SetNim's start positions, SPEC §6)."""
+    """Partitions of n into at most s parts (Slow SetNim's start positions, docs/definitions.md §6)."""
     top = n if top is None else top
     if n == 0:
         yield ()
@@ -357,7 +357,7 @@ def test_a_store_on_its_own_mount_with_a_read_only_parent(clean_rows: list[tuple
 
 
 def test_the_glob_of_the_record_contract_never_reads_staging(tmp_path: Path) -> None:
-    """Shards waiting in staging (an interrupted run) are invisible to SPEC §6's
+    """Shards waiting in staging (an interrupted run) are invisible to the record contract's
     ``read_parquet('RESULTS/**/*.parquet')``: only committed (game, n) are read."""
     import duckdb
 
@@ -534,3 +534,20 @@ def test_a_damaged_marker_loses_nothing(clean: Path, clean_rows: list[tuple], tm
     assert rows(store) == clean_rows
     assert run(GAMES, max_n=MAX_N, out=str(store), jobs=1, progress=False).jobs_done == 0
     assert (store / storage.MARKER).is_file() and rows(store) == clean_rows
+
+
+def test_a_run_re_stamps_a_copied_store(clean: Path, tmp_path: Path) -> None:
+    """A copy's files have new inodes and ctimes: the run that checks them (hashing each once)
+    records the new ones, so that the views need not hash them again."""
+    store = tmp_path / "results"
+    shutil.copytree(clean, store)
+    job = store / "game=lctr" / f"n={MAX_N}"
+
+    def stamps_current() -> bool:
+        record = json.loads((job / COMPLETE).read_text())
+        return all((job / f["name"]).stat().st_ino == f["ino"] for f in record["files"])
+
+    assert not stamps_current()
+    assert run(GAMES, max_n=MAX_N, out=str(store), jobs=1, progress=False).jobs_done == 0
+    assert stamps_current()
+    check_job(job, deep=True)

@@ -30,7 +30,8 @@ from pipeline.query import connect, explain, queries_dir
 from pipeline.schema import BOARD_GAMES
 from pipeline.storage import Store
 
-MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "claim", "consistency"}
+MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "erratum", "model", "claim",
+             "consistency"}
 KINDS = MUST_HOLD | {"conjecture"}
 REQUIRED = ("id", "source", "kind", "statement", "covers", "domain")
 #: What a statement reads beyond the record it checks (queries/FORMAT.md, ``needs``):
@@ -103,8 +104,8 @@ def parse_statement(path: Path) -> Statement:
     if PRINTED_MARK in text:
         text, printed = text.split(PRINTED_MARK, 1)
         printed = _strip_query(printed)
-    elif header["kind"] == "erratum":
-        raise StatementError(f"{path}: an erratum needs a '{PRINTED_MARK}' query")
+    elif header["kind"] in ("erratum", "model"):
+        raise StatementError(f"{path}: kind {header['kind']} needs a '{PRINTED_MARK}' query")
     query = _strip_query(text)
     if not query:
         raise StatementError(f"{path}: no query")
@@ -167,10 +168,11 @@ class Result:
 
     @property
     def erratum_confirmed(self) -> bool | None:
-        """For an erratum: the printed form fails and the corrected one holds, on the records."""
+        """For an erratum: the printed form fails and the corrected one holds, on the records (on
+        the witnesses present, for a ``partial`` statement)."""
         if self.printed_counterexamples is None:
             return None
-        return self.status == "holds" and self.printed_counterexamples > 0
+        return self.status in ("holds", "partial") and self.printed_counterexamples > 0
 
     @property
     def breaks(self) -> bool:
@@ -343,7 +345,9 @@ def restricted_views(con: duckdb.DuckDBPyConnection, st: Statement) -> dict[str,
         return f"n IN ({', '.join(map(str, sorted(k)))})" if k else "false"
 
     where = {g: f" WHERE {cond(g)}" for g in cut_games}
-    for view, members in (("records", games), ("slownim", {g for g in games if g.startswith("sn")})):
+    # jobs too, so that the macro stored(game, n) (which reads it) agrees with the views cut
+    for view, members in (("records", games), ("slownim", {g for g in games if g.startswith("sn")}),
+                          ("jobs", games)):
         cut = sorted(g for g in members & cut_games)
         if cut:
             cases = " ".join(f"WHEN '{g}' THEN {cond(g)}" for g in cut)
@@ -394,11 +398,12 @@ def result_lines(r: Result) -> list[str]:
         tag = "DISCOVERY (conjecture fails)"
     extra = ""
     if r.printed_counterexamples is not None:
+        what = "model difference" if r.kind == "model" else "erratum"
         extra = f", printed form fails on {r.printed_counterexamples}" + (
-            " (erratum confirmed)" if r.erratum_confirmed else " (erratum not yet seen: extend n)"
+            f" ({what} confirmed)" if r.erratum_confirmed else f" ({what} not yet seen: extend n)"
         )
     if r.skipped:
-        extra += f", {r.skipped:,} skipped: neighbours not in the store"
+        extra += f", {r.skipped:,} skipped: neighbours or exact values not in the store"
     if r.missing_witnesses:
         extra += f", witnesses not in the store: {', '.join(r.missing_witnesses)}"
     lines = [f"{r.id:<40} {r.kind:<11} {tag:<10} {r.rows:>10,} rows  {rng:<11} "
@@ -417,7 +422,7 @@ def summary_lines(results: list[Result]) -> list[str]:
     counts = {s: sum(1 for r in results if r.status == s)
               for s in ("holds", "fails", "partial", "no data", "error")}
     disc = sum(r.discovery for r in results)
-    errata = [r for r in results if r.erratum_confirmed is not None]
+    errata = [r for r in results if r.erratum_confirmed is not None and r.kind == "erratum"]
     lines.append(
         f"{len(results)} statements: {counts['holds']} hold, {counts['fails']} fail "
         f"({disc} conjecture discoveries), {counts['partial']} partial, {counts['no data']} no data, "
@@ -426,7 +431,8 @@ def summary_lines(results: list[Result]) -> list[str]:
         f"{sum(r.seconds for r in results):.1f} s"
     )
     if skipped:
-        lines.append(f"{skipped:,} domain rows skipped in all: records whose neighbours are not in the store")
+        lines.append(f"{skipped:,} domain rows skipped in all: records whose neighbours (or exact values) "
+                     "are not in the store")
     if disc:
         lines.append(f"DISCOVERY: {disc} conjecture(s) have counterexamples in these records (see above)")
     return lines
@@ -456,7 +462,7 @@ def markdown_report(results: list[Result], provenance: list[str] | None = None) 
         if r.erratum_confirmed is not None:
             status += f"; printed form fails on {r.printed_counterexamples}"
         if r.skipped:
-            status += f"; {r.skipped} skipped: neighbours not in the store"
+            status += f"; {r.skipped} skipped: neighbours or exact values not in the store"
         if r.missing_witnesses:
             status += f"; witnesses not in the store: {', '.join(r.missing_witnesses)}"
         out.append(f"| {r.id} | {r.source} | {r.kind} | {status} | {rng} | {r.rows} | {r.counterexamples} "

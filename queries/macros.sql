@@ -249,9 +249,22 @@ CREATE OR REPLACE MACRO stored(game_, n_, view_ := 'jobs') AS
 
 -- ---- Followers: the store checked against itself (queries/consistency/) ----------------------
 
+-- pair_domestic(sg, sg_misere), pair_tame(…), pair_pet(…): the local conditions of SPEC §5 at
+-- one position, which its pair (sg, sg_misere) decides: domestic: not (0,k) nor (k,0) with k >= 2,
+-- tame: (0,1), (1,0) or (k,k), pet: (0,1), (1,0) or (k,k) with k >= 2. A record whose flag is true
+-- must satisfy the condition at its own pair (the start is a reachable position), and miserable
+-- implies tame (SPEC §5's nesting), so a flag statement is backed by the pair it summarises.
+-- Example: pair_domestic(0, 2) = false, pair_tame(2, 1) = false, pair_pet(1, 1) = false.
+CREATE OR REPLACE MACRO pair_domestic(sg, sg_misere) AS
+    NOT ((sg = 0 AND sg_misere >= 2) OR (sg_misere = 0 AND sg >= 2));
+CREATE OR REPLACE MACRO pair_tame(sg, sg_misere) AS
+    (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0) OR sg = sg_misere;
+CREATE OR REPLACE MACRO pair_pet(sg, sg_misere) AS
+    (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0) OR (sg = sg_misere AND sg >= 2);
+
 -- moveset(game) = STRUCT(steps, rays, exits) of a board game (SPEC §2.1-2.2, the table of
 -- pipeline/games/moveset.py's BUILTIN): steps and rays are lists of offsets [a, b] (a rows down,
--- b columns right), a ray repeated k >= 1 times; exits: a step may leave the diagram into the
+-- b columns right), a ray repeated k >= 1 times, exits: a step may leave the diagram into the
 -- terminal position () (LCTR only). A user moveset is read from its id: 'moves_1.3_3.1' has the
 -- steps (1,3), (3,1), 'moves_1.2+' the ray (1,2). NULL for Slow SetNim.
 -- Example: moveset('king') = {steps: [[0,1],[1,0],[1,1]], rays: [], exits: false}.
@@ -277,14 +290,15 @@ CREATE OR REPLACE MACRO moveset(game) AS
 -- board_followers(parts, ms) = the positions reached by the moves of moveset ms (moveset(game))
 -- from λ = parts, one entry per move as SPEC §4 counts them: the step (a, b) when cell (a, b)
 -- exists (any step for LCTR, to () when the cell does not exist), the ray (a, b) once for each
--- k >= 1 with cell (ka, kb) in λ; each reaches λ[a,b] (SPEC §2.2). [] for a terminal position.
+-- k >= 1 with cell (ka, kb) in λ, each reaches λ[a,b] (SPEC §2.2). [] for a terminal position.
 -- Example: board_followers([2,1], moveset('king')) = [[1], [1]] ((0,1) and (1,0) both reach (1),
--- two moves; the cell (1,1) is absent), board_followers([1], moveset('lctr')) = [[], []],
+-- two moves, the cell (1,1) is absent), board_followers([1], moveset('lctr')) = [[], []],
 -- board_followers([3,3,2], moveset('rook')) = [[2,2,1], [1,1], [3,2], [2]].
 CREATE OR REPLACE MACRO board_followers(parts, ms) AS
     list_concat(
         list_transform(
-            list_filter(ms.steps, lambda s_: ms.exits OR (s_[1] < len(parts) AND s_[2] < parts[s_[1] + 1])),
+            list_filter(ms.steps, lambda s_: len(parts) > 0
+                AND (ms.exits OR (s_[1] < len(parts) AND s_[2] < parts[s_[1] + 1]))),
             lambda s_: subpartition(parts, s_[1], s_[2])),
         flatten(list_transform(ms.rays, lambda d_: list_transform(
             list_filter(
@@ -294,24 +308,31 @@ CREATE OR REPLACE MACRO board_followers(parts, ms) AS
             lambda k_: subpartition(parts, k_ * d_[1], k_ * d_[2]))))
     )::SMALLINT[][];
 
--- sn_followers(parts, moves) = the positions of Slow SetNim SN(s, A) reached from the stacks
--- parts (the nonzero heights, non-increasing) with A = moves: one per distinct multiset (SPEC
--- §2.3), i.e. per choice of how many stacks of each height lose a token, ℓ ∈ A in all. Taking
--- the token from the last stacks of each block of equal heights keeps the heights non-increasing,
--- so a bitmask over the stacks (bit i: stack i + 1 loses a token) that takes a suffix of every
--- block names each multiset once. Zeros are dropped ([] when every stack is empty).
--- Example: sn_followers([2,1,1], [2]) = [[1,1], [2]] ((1,0,1) and (2,0,0) as multisets, the
--- masks 011 and 101 - not 110, which takes the first of the two stacks of height 1).
+-- sn_move_masks(parts, moves) = the moves of Slow SetNim SN(s, A) from the stacks parts (the
+-- nonzero heights, non-increasing) with A = moves, one per distinct multiset reached (SPEC §2.3):
+-- each a bitmask over the stacks (bit i: stack i + 1 loses a token), ℓ ∈ A bits in all. Taking the
+-- token from the last stacks of each block of equal heights keeps the heights non-increasing, so
+-- the masks that take a suffix of every block name each multiset once.
+-- Example: sn_move_masks([2,1,1], [2]) = [5, 6] (stacks 1 and 3, stacks 2 and 3, not 3, stacks 1
+-- and 2, which takes the first of the two stacks of height 1).
+CREATE OR REPLACE MACRO sn_move_masks(parts, moves) AS
+    list_filter(range(1, 1 << len(parts)),
+        lambda m_: list_contains(moves, bit_count(m_)::INTEGER)
+            AND list_bool_and(list_transform(range(len(parts)),
+                lambda i_: (m_ >> i_) & 1 = 0 OR i_ + 1 >= len(parts) OR parts[i_ + 2] <> parts[i_ + 1]
+                           OR (m_ >> (i_ + 1)) & 1 = 1)));
+
+-- sn_after(parts, m) = the heights after the move m (a mask of sn_move_masks), zeros kept, so
+-- stack i + 1 of parts is entry i + 1 of the result (still non-increasing).
+-- Example: sn_after([2,1,1], 5) = [1,1,0].
+CREATE OR REPLACE MACRO sn_after(parts, m) AS
+    list_transform(parts, lambda x_, ix_: x_ - ((m >> (ix_ - 1)) & 1))::SMALLINT[];
+
+-- sn_followers(parts, moves) = the positions reached by sn_move_masks, zeros dropped ([] when
+-- every stack is empty). Example: sn_followers([2,1,1], [2]) = [[1,1], [2]].
 CREATE OR REPLACE MACRO sn_followers(parts, moves) AS
-    list_transform(
-        list_filter(range(1, 1 << len(parts)),
-            lambda m_: list_contains(moves, bit_count(m_)::INTEGER)
-                AND list_bool_and(list_transform(range(len(parts)),
-                    lambda i_: (m_ >> i_) & 1 = 0 OR i_ + 1 >= len(parts) OR parts[i_ + 2] <> parts[i_ + 1]
-                               OR (m_ >> (i_ + 1)) & 1 = 1))),
-        lambda m_: list_filter(list_transform(parts, lambda x_, ix_: x_ - ((m_ >> (ix_ - 1)) & 1)),
-                               lambda x_: x_ > 0)
-    )::SMALLINT[][];
+    list_transform(sn_move_masks(parts, moves),
+        lambda m_: list_filter(sn_after(parts, m_), lambda x_: x_ > 0))::SMALLINT[][];
 
 -- mex(xs) = the least non-negative integer not in xs (SPEC §3).  Example: mex([0, 2, 1, 4]) = 3,
 -- mex([]) = 0.
@@ -322,7 +343,7 @@ CREATE OR REPLACE MACRO mex(xs) AS
 -- position's followers is the set of their values as one number, far cheaper to aggregate than
 -- a list. mex_of_bits(m) = the least v whose bit is not set (SPEC §3's mex), NULL when bits 0-126
 -- are all set (a mex of 127 or more, i.e. a position with at least 127 moves: n >= 125).
--- (m + 1) & ~m isolates the lowest clear bit, 2^mex; 2^mex − 1 has mex bits set.
+-- (m + 1) & ~m isolates the lowest clear bit, 2^mex, 2^mex − 1 has mex bits set.
 -- Example: mex_of_bits(value_bit(0) | value_bit(1) | value_bit(3)) = 2, mex_of_bits(0) = 0.
 CREATE OR REPLACE MACRO value_bit(v) AS
     CASE WHEN v BETWEEN 0 AND 126 THEN (1::HUGEINT) << v::HUGEINT ELSE 0::HUGEINT END;
@@ -342,7 +363,7 @@ CREATE OR REPLACE MACRO partition_key(parts) AS
 -- sub_key(key, parts, conj, i, j) = partition_key(λ[i,j]) from partition_key(λ), λ and its
 -- conjugate λ', for a cell (i, j) of λ (or, for LCTR's moves off the diagram, i <= 1 with
 -- j = 0 or i = 0 with j <= 1, giving 0 = ()). Dropping the top i rows keeps the r − i smallest
--- β-numbers (those below λ_{i+1} + r − i); dropping the left j columns then removes the parts
+-- β-numbers (those below λ_{i+1} + r − i), dropping the left j columns then removes the parts
 -- <= j, whose β-numbers are the lowest, and lowers the others by j + r − λ'_{j+1}: both are bit
 -- operations, no list is built.
 -- Example: sub_key(52, [3,3,2], [3,3,2], 1, 1) = partition_key([2,1]) = 10.
@@ -356,7 +377,8 @@ CREATE OR REPLACE MACRO sub_key(key, parts, conj, i, j) AS
 CREATE OR REPLACE MACRO board_follower_keys(key, parts, conj, ms) AS
     list_concat(
         list_transform(
-            list_filter(ms.steps, lambda s_: ms.exits OR (s_[1] < len(parts) AND s_[2] < parts[s_[1] + 1])),
+            list_filter(ms.steps, lambda s_: len(parts) > 0
+                AND (ms.exits OR (s_[1] < len(parts) AND s_[2] < parts[s_[1] + 1]))),
             lambda s_: sub_key(key, parts, conj, s_[1], s_[2])),
         flatten(list_transform(ms.rays, lambda d_: list_transform(
             list_filter(
@@ -368,18 +390,18 @@ CREATE OR REPLACE MACRO board_follower_keys(key, parts, conj, ms) AS
 
 -- follower_check(records, edges): the records of the view or CTE named `records` that disagree
 -- with their followers' records: the game tree of SPEC §3-5 unrolled one move. `records` has the
--- columns of a record and key = partition_key(parts); `edges` has one row per move: game, key,
+-- columns of a record and key = partition_key(parts), `edges` has one row per move: game, key,
 -- sg, sg_misere of the position x moved from and fkey, the key of the position moved to
 -- (board_follower_keys, or partition_key of each sn_followers entry). A follower () (fkey 0) has
 -- no record: it is the terminal position of LCTR and of Slow SetNim (sg 0, sg_misere 1, one node,
 -- one leaf, one state, height 0, every flag true). From the followers y of x (a terminal x has
 -- none):
---   sg = mex sg(y), sg_misere = mex sg_misere(y), with sg_misere = 1 at a terminal (SPEC §3;
---   a mex of 127 or more is not checked, see mex_of_bits);
+--   sg = mex sg(y), sg_misere = mex sg_misere(y), with sg_misere = 1 at a terminal (SPEC §3,
+--   a mex of 127 or more is not checked, see mex_of_bits),
 --   nodes = 1 + Σ nodes(y), leaves = Σ leaves(y) (1 at a terminal), height = 1 + max height(y)
---   (0 at a terminal), a count NULL when a follower's is NULL or the sum passes 2^63 − 1 (SPEC §4);
+--   (0 at a terminal), a count NULL when a follower's is NULL or the sum passes 2^63 − 1 (SPEC §4),
 --   1 + max states(y) <= states <= 1 + Σ states(y) (x is reachable from no y, and every position
---   reachable from x is x or reachable from a y);
+--   reachable from x is x or reachable from a y),
 --   each flag = its local condition at x AND the flag of every y (SPEC §5: the condition holds at
 --   every position reachable from x), the local conditions read with x's pair as its followers
 --   give it. Returnable's looks two moves ahead: for x = (0,1) every non-terminal y needs a move
@@ -405,7 +427,12 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
                e_.fkey = 0 OR y_.pet AS pet, e_.fkey = 0 OR y_.miserable AS miserable,
                e_.fkey = 0 OR y_.forced AS forced, e_.fkey = 0 OR y_.returnable AS returnable
         FROM query_table(edges_) e_
-        LEFT JOIN query_table(records_) y_ ON y_.game = e_.game AND y_.key = e_.fkey
+        -- the filter (always true: keys are >= 0) lowers DuckDB's estimate of the records below
+        -- that of the moves, so that the records are the join's hash table and the moves stream
+        -- past it (rook: 25 moves per record, with the moves as the hash table, queen n <= 64
+        -- outgrew 38 GiB of spill space)
+        LEFT JOIN (SELECT * FROM query_table(records_) WHERE key >= 0) y_
+               ON y_.game = e_.game AND y_.key = e_.fkey
     ),
     agg_ AS MATERIALIZED (
         SELECT game, key, bool_and(found) AS found, bit_or(sg_bit) AS sgs, bit_or(sg_misere_bit) AS miss,
@@ -424,7 +451,7 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
         SELECT e_.game, e_.key,
                bool_and(a_.key IS NULL OR a_.to01) AS have01, bool_and(a_.key IS NULL OR a_.to10) AS have10
         FROM query_table(edges_) e_
-        LEFT JOIN agg_ a_ ON a_.game = e_.game AND a_.key = e_.fkey
+        LEFT JOIN (SELECT * FROM agg_ WHERE key >= 0) a_ ON a_.game = e_.game AND a_.key = e_.fkey
         WHERE (e_.sg = 0 AND e_.sg_misere = 1) OR (e_.sg = 1 AND e_.sg_misere = 0)
         GROUP BY e_.game, e_.key
     ),
@@ -451,10 +478,9 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
     ),
     check_ AS (
         SELECT *,
-               NOT ((e_sg = 0 AND e_sg_misere >= 2) OR (e_sg_misere = 0 AND e_sg >= 2))
-                   AND coalesce(f_domestic, true) AS e_domestic,
-               (swap01 OR swap10 OR e_sg = e_sg_misere) AND coalesce(f_tame, true) AS e_tame,
-               (swap01 OR swap10 OR (e_sg = e_sg_misere AND e_sg >= 2)) AND coalesce(f_pet, true) AS e_pet,
+               pair_domestic(e_sg, e_sg_misere) AND coalesce(f_domestic, true) AS e_domestic,
+               pair_tame(e_sg, e_sg_misere) AND coalesce(f_tame, true) AS e_tame,
+               pair_pet(e_sg, e_sg_misere) AND coalesce(f_pet, true) AS e_pet,
                (swap01 OR swap10 OR terminal OR NOT (to01 OR to10) OR (to01 AND to10))
                    AND coalesce(f_miserable, true) AS e_miserable,
                (terminal OR ((NOT swap01 OR all10) AND (NOT swap10 OR all01)))

@@ -48,10 +48,14 @@ def test_every_statement_holds_on_the_small_store(small_store: Path, verify_ids)
         "chess.cor3_12",
         "chess.prop3_19",
         "chess.lemma3_21",
-        "chess.thm4_9_witnesses",
     ):
         assert results[sid]["status"] == "holds", sid
         assert results[sid]["rows"] > 0, sid
+    # An existence claim holds only with all its witnesses: Theorem 4.9's knight witness R(6,5)
+    # has n = 30, beyond the store, so the statement is partial and names it.
+    w = results["chess.thm4_9_witnesses"]
+    assert (w["status"], w["missing_witnesses"]) == ("partial", ["knight [5, 5, 5, 5, 5, 5]"])
+    assert w["rows"] > 0
     # Witnesses beyond n = 14 (Theorem 4.15's smallest is (5,4^3), n = 17) give "no data".
     assert results["chess.thm4_15"]["status"] == "no data"
     assert results["chess.fig3"]["status"] == "no data"  # (5,5,3,2,1) has n = 16
@@ -78,6 +82,10 @@ def test_errata_are_confirmed(small_store: Path, verify_ids, sid: str) -> None:
     assert r["printed_counterexamples"] > 0
 
 
+# A planted sg or sg_misere also reaches the flag statements of the record's families (Table 1,
+# Theorems 4.8-4.12, the hooks of Section 4.2): a flag claim is checked against the pair it
+# summarises (pet needs a swap or (k,k) with k >= 2, miserable and tame a swap or (k,k), domestic
+# no (k,0), (0,k) with k >= 2), and the planted pair breaks it; these are added with `|` below.
 PLANTS = [
     # King R(3,3) is a 0-position. Theorem 3.8; (3,3,3) = R(4,3)[1,0] is a cell of Corollary 3.12;
     # its columns are all odd (Corollary 3.10); Theorem 4.10's witness pair (0,0) (also in Table 1's
@@ -86,11 +94,18 @@ PLANTS = [
         "king",
         [3, 3, 3],
         {"sg": 2},
-        {"thm3_8", "cor3_12", "cor3_10", "thm4_10_witnesses", "table1_witnesses", "conj5_1"},
+        {"thm3_8", "cor3_12", "cor3_10", "thm4_10_witnesses", "table1_witnesses", "conj5_1"}
+        | {"table1_king", "thm4_10"},
         id="king-R33-sg",
     ),
     # Rook S(3): Lemma 3.23 (k = 3), Corollary 3.20 with l = 0, and it stops being symmetric.
-    pytest.param("rook", [3, 2, 1], {"sg": 1}, {"lemma3_23", "cor3_20", "thm4_10_pairs"}, id="rook-S3-sg"),
+    pytest.param(
+        "rook",
+        [3, 2, 1],
+        {"sg": 1},
+        {"lemma3_23", "cor3_20", "thm4_10_pairs"} | {"table1_rook", "thm4_10", "thm4_8"},
+        id="rook-S3-sg",
+    ),
     # Queen (2,2,2) = Wythoff (1,2), a P-position; its conjugate (3,3) now differs.
     pytest.param("queen", [2, 2, 2], {"sg": 1}, {"sec3_6_wythoff", "obs3_4"}, id="queen-222-sg"),
     # Rook (2,2) = Nim (1,1): Observation 3.15, Theorem 3.16, Lemma 3.17 ((2,2) and (3,3,3) via
@@ -101,16 +116,27 @@ PLANTS = [
         "rook",
         [2, 2],
         {"sg": 3},
-        {"obs3_15", "thm3_16", "lemma3_17", "lemma3_18", "prop3_19", "cor3_20", "thm4_10_pairs", "prop3_6"},
+        {"obs3_15", "thm3_16", "lemma3_17", "lemma3_18", "prop3_19", "cor3_20", "thm4_10_pairs", "prop3_6"}
+        | {"table1_rook", "thm4_12", "thm4_10"},
         id="rook-22-sg",
     ),
     # Downright (2,2) becomes a misère P-position while its truncation (2,1) is an N-position
     # (Theorem 4.4, Corollary 4.5), and (0,0) is not a pair of Theorem 4.9's proof.
     pytest.param(
-        "downright", [2, 2], {"sg_misere": 0}, {"thm4_4", "cor4_5", "thm4_9_pairs"}, id="downright-22-misere"
+        "downright",
+        [2, 2],
+        {"sg_misere": 0},
+        {"thm4_4", "cor4_5", "thm4_9_pairs"} | {"table1_downright", "thm4_9"},
+        id="downright-22-misere",
     ),
     # Downright (2,2) must equal its mirror (1) (Proposition 3.7); (1,1) is not a pair of Theorem 4.9.
-    pytest.param("downright", [2, 2], {"sg": 1}, {"prop3_7", "thm4_9_pairs"}, id="downright-22-sg"),
+    pytest.param(
+        "downright",
+        [2, 2],
+        {"sg": 1},
+        {"prop3_7", "thm4_9_pairs"} | {"table1_downright", "thm4_9"},
+        id="downright-22-sg",
+    ),
     # nodes is compared only by the conjugation and reduction statements: pawn (3,2) against
     # pawn_t (2,2,1) and against Downright on φ((3,2)) = (3,1).
     pytest.param("pawn", [3, 2], {"nodes": 999}, {"obs3_4", "pawn_reduction"}, id="pawn-32-nodes"),
@@ -148,12 +174,17 @@ PLANTS = [
         "queen",
         [3, 2, 1],
         {"sg": 0},
-        {"lemma3_21", "lemma3_23", "thm4_8_pairs", "thm4_4", "cor4_5"},
+        {"lemma3_21", "lemma3_23", "thm4_8_pairs", "thm4_4", "cor4_5"}
+        | {"table1_queen", "thm4_11", "thm4_8"},
         id="queen-S3-sg",
     ),
     # King S(4) is a 0-position (Lemma 3.13, Conjecture 5.1 with r = 1); it is λ⁻ of (5,4,3,2).
     pytest.param(
-        "king", [4, 3, 2, 1], {"sg": 1}, {"lemma3_13", "conj5_1", "thm4_4", "cor4_5"}, id="king-S4-sg"
+        "king",
+        [4, 3, 2, 1],
+        {"sg": 1},
+        {"lemma3_13", "conj5_1", "thm4_4", "cor4_5"} | {"table1_king", "thm4_9"},
+        id="king-S4-sg",
     ),
     # King G(2;2,2): Lemma 3.14 and cell (0,0) of equation (2).
     pytest.param("king", [4, 4, 2, 2], {"sg": 2}, {"lemma3_14", "lemma3_14_cells"}, id="king-G222-sg"),
@@ -201,7 +232,8 @@ PLANTS = [
             "obs3_4",
             "thm4_4",
             "cor4_5",
-        },
+        }
+        | {"table1_queen", "sec4_2_hooks", "thm4_11"},
         id="queen-row5-sg",
     ),
     pytest.param("queen", [3, 3], {"sg": 1}, {"sec5_ratio2", "sec3_6_wythoff", "obs3_4"}, id="queen-33-sg"),
@@ -211,7 +243,8 @@ PLANTS = [
         "king",
         [2, 2, 2, 2],
         {"sg": 0},
-        {"prop3_9", "thm3_8", "cor3_10", "cor3_11", "cor3_12", "obs3_4", "conj5_2"},
+        {"prop3_9", "thm3_8", "cor3_10", "cor3_11", "cor3_12", "obs3_4", "conj5_2"}
+        | {"table1_king", "thm4_10"},
         id="king-R42-sg",
     ),
     # The catalogue's own Table 1 witness (Downright Y+ is not tame); conjugate (5,3,2,2).

@@ -45,7 +45,9 @@ DOWNRIGHT_SG = {"lctr1.theorem1", "lctr2.corollary1", "lctr2.equation4", "lctr2.
                 "lctr2.theorem11", "lctr2.theorem22", "lctr2.theorem9"}
 LEAVES = {"lctr2.corollary23", "lctr2.lemma25", "lctr2.lemma26", "lctr2.lemma6", "lctr2.table1"}
 
-# (game, parts, planted columns, statement ids that must fail, id whose examples show the record)
+# (game, parts, planted columns, statement ids that must fail, id whose examples show the record).
+# lctr2.theorem19 (every record domestic) also reads the pair its domestic flag summarises: a planted
+# (k,0) or (0,k) pair with k >= 2 breaks it.
 PLANTS = [
     # sg of the rectangle (3^3), true value 0
     ("lctr", [3, 3, 3], {"sg": 1},
@@ -54,12 +56,14 @@ PLANTS = [
     # one row (5): true value 1; (2,0) pair
     ("lctr", [5], {"sg": 2},
      SG_FAMILY - {"lctr1.theorem1"}  # (5) stays an N-position
+     | {"lctr2.theorem19"}
      | {"lctr1.lemma4", "lctr1.lemma5", "lctr2.lemma12", "lctr2.lemma17", "lctr2.lemma18", "lctr2.lemma4",
         "lctr2.lemma6"},
      "lctr2.lemma12"),
     # (2,2): two-row rectangle and quadrated, true value 0
     ("lctr", [2, 2], {"sg": 2},
-     SG_FAMILY | {"lctr1.lemma6", "lctr1.lemma9", "lctr2.lemma13", "lctr2.lemma17", "lctr2.lemma18"},
+     SG_FAMILY | {"lctr2.theorem19"}
+     | {"lctr1.lemma6", "lctr1.lemma9", "lctr2.lemma13", "lctr2.lemma17", "lctr2.lemma18"},
      "lctr1.lemma9"),
     # T((4,4,2,2)) = (4,2,2) has value 1 by Lemma 10 (paper 1)
     ("lctr", [4, 2, 2], {"sg": 0},
@@ -67,12 +71,14 @@ PLANTS = [
      "lctr2.lemma14"),
     # thick gamma (5^2, 1) with n > r + 2 (Lemma 16 / Theorem 17), true value 1
     ("lctr", [5, 5, 1], {"sg": 0},
-     SG_FAMILY | {"lctr1.lemma16", "lctr1.lemma4", "lctr1.theorem17", "lctr2.lemma14", "lctr2.lemma18",
+     SG_FAMILY | {"lctr2.theorem19"}
+     | {"lctr1.lemma16", "lctr1.lemma4", "lctr1.theorem17", "lctr2.lemma14", "lctr2.lemma18",
                   "lctr2.lemma6"},
      "lctr1.lemma16"),
     # thick gamma ((r+2)^m, r^s) = (3^2, 1), Lemma 15 (paper 1), true value 1
     ("lctr", [3, 3, 1], {"sg": 0},
-     SG_FAMILY | {"lctr1.lemma15", "lctr1.lemma4", "lctr1.theorem17", "lctr2.lemma14", "lctr2.lemma15",
+     SG_FAMILY | {"lctr2.theorem19"}
+     | {"lctr1.lemma15", "lctr1.lemma4", "lctr1.theorem17", "lctr2.lemma14", "lctr2.lemma15",
                   "lctr2.lemma18", "lctr2.lemma6"},
      "lctr1.lemma15"),
     # thick gamma ((r+1)^m, r^s) = (2^2, 1), Lemma 14 (paper 1), true value 1
@@ -103,7 +109,7 @@ PLANTS = [
     ("downright", [3, 3], {"sg": 0}, DOWNRIGHT_SG | {"lctr2.lemma6"}, "lctr2.lemma10"),
     ("downright", [4, 2], {"sg": 2}, DOWNRIGHT_SG | {"lctr2.lemma6"}, "lctr2.theorem11"),
     # a (0,2) pair in LCTR
-    ("lctr", [4, 3], {"sg_misere": 2}, {"lctr2.lemma18", "lctr2.lemma6"}, "lctr2.lemma18"),
+    ("lctr", [4, 3], {"sg_misere": 2}, {"lctr2.lemma18", "lctr2.lemma6", "lctr2.theorem19"}, "lctr2.lemma18"),
     # misère Downright vs Downright on λ with its corners removed (Theorem 9, Equation 7)
     ("downright", [4, 3], {"sg_misere": 2}, {"lctr1.theorem1", "lctr2.lemma6", "lctr2.theorem9"},
      "lctr2.theorem9"),

@@ -433,3 +433,84 @@ def test_gen_staircase_sub_against_enumeration(con):
     got = rows(con, "SELECT parts, is_gen_staircase_sub(parts, conjugate(parts)) FROM p WHERE len(parts) > 0")
     assert got and all(flag == (tuple(parts) in subs) for parts, flag in got)
     assert {tuple(p) for p, flag in got if flag} == subs
+
+
+# ---------------------------------------------------------------- followers (queries/consistency/)
+
+BUILTIN_MOVESETS = {  # SPEC §2.2's table, written out here: (steps, rays)
+    "downright": ({(0, 1), (1, 0)}, set()), "pawn": ({(0, 1), (1, 1)}, set()),
+    "pawn_t": ({(1, 0), (1, 1)}, set()), "knight": ({(1, 2), (2, 1)}, set()),
+    "bishop": (set(), {(1, 1)}), "king": ({(0, 1), (1, 0), (1, 1)}, set()),
+    "rook": (set(), {(0, 1), (1, 0)}), "queen": (set(), {(0, 1), (1, 0), (1, 1)}),
+    "moves_1.3_3.1": ({(1, 3), (3, 1)}, set()), "moves_1.2+": (set(), {(1, 2)}),
+    "moves_0.2_1.1+": ({(0, 2)}, {(1, 1)}),
+}
+
+
+def py_followers(game, p):
+    """One entry per move (SPEC §2.1-2.2, §4): every legal offset of the moveset, rays repeated."""
+    if game == "lctr":
+        return [py_sub(p, 1, 0), py_sub(p, 0, 1)] if p else []
+    steps, rays = BUILTIN_MOVESETS[game]
+    offsets = {(a, b) for a, b in steps if py_sub(p, a, b)}
+    for a, b in rays:
+        k = 1
+        while py_sub(p, k * a, k * b):
+            offsets.add((k * a, k * b))
+            k += 1
+    return [py_sub(p, a, b) for a, b in offsets]
+
+
+def py_key(p):
+    return sum(1 << (x + len(p) - i) for i, x in enumerate(p, 1))
+
+
+@pytest.mark.parametrize("game", ["lctr", *BUILTIN_MOVESETS])
+def test_board_followers_and_their_keys(con, game):
+    got = rows(con, "SELECT parts, board_followers(parts, moveset($1)), "
+                    "board_follower_keys(partition_key(parts), parts, conjugate(parts), moveset($1)) FROM p",
+               [game])
+    for parts, followers, keys in got:
+        want = sorted(py_followers(game, tuple(parts)))
+        assert sorted(tuple(f) for f in followers) == want, (game, parts)
+        assert keys == [py_key(tuple(f)) for f in followers], (game, parts)
+
+
+def test_partition_key_is_one_to_one(con):
+    keys = rows(con, "SELECT parts, partition_key(parts) FROM p")
+    assert all(k == py_key(tuple(p)) for p, k in keys)
+    assert len({k for _, k in keys}) == len(keys)
+    assert rows(con, "SELECT partition_key([]::SMALLINT[])") == [(0,)]
+
+
+@pytest.mark.parametrize(("s", "moves"),
+                         [(3, (2,)), (4, (3,)), (4, (1, 3)), (5, (4, 5)), (6, (2,)), (3, (1, 2, 3))])
+def test_sn_followers_against_every_choice_of_stacks(con, s, moves):
+    import reference
+
+    for n in range(1, 11):
+        for p in (q for q in partitions(n) if len(q) <= s):
+            padded = tuple(p) + (0,) * (s - len(p))
+            want = sorted(tuple(h for h in y if h) for y in reference.slownim_moves(padded, moves))
+            got = rows(con, "SELECT sn_followers($1::SMALLINT[], $2::INTEGER[])",
+                       [list(p), list(moves)])[0][0]
+            assert sorted(tuple(f) for f in got) == want, (s, moves, p)
+            assert len(got) == len(want)  # each multiset once
+
+
+def test_mex_and_pair_conditions(con):
+    rng = random.Random(7)
+    for _ in range(300):
+        values = [rng.randrange(0, 20) for _ in range(rng.randrange(0, 12))]
+        want = min(set(range(len(values) + 1)) - set(values))
+        bits = rows(con, "SELECT mex_of_bits(coalesce(bit_or(value_bit(v)), 0)), mex(coalesce(list(v), [])) "
+                         "FROM unnest($1::INTEGER[]) t(v)", [values])[0]
+        assert bits == (want, want), values
+    assert rows(con, f"SELECT mex_of_bits({(1 << 127) - 1}::HUGEINT)") == [(None,)]  # bits 0-126 all set
+    for sg in range(5):
+        for mis in range(5):
+            swap = (sg, mis) in ((0, 1), (1, 0))
+            want = (not ((sg == 0 and mis >= 2) or (mis == 0 and sg >= 2)),
+                    swap or sg == mis, swap or (sg == mis and sg >= 2))
+            got = rows(con, "SELECT pair_domestic($1, $2), pair_tame($1, $2), pair_pet($1, $2)", [sg, mis])[0]
+            assert got == want, (sg, mis)

@@ -14,21 +14,21 @@
 -- domain: SELECT n FROM downright
 WITH c AS (
     SELECT 'downright' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT domestic THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT domestic OR NOT pair_domestic(sg, sg_misere) THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM downright
     UNION ALL
     SELECT 'downright' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM downright
     WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'downright' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM downright
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'downright' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM downright
     WHERE num_parts = largest AND distinct_sizes = largest
 )

@@ -14,12 +14,12 @@
 -- domain: SELECT n FROM king WHERE (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
 WITH c AS (
     SELECT 'king' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM king
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'king' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM king
     WHERE num_parts = largest AND distinct_sizes = largest
 )

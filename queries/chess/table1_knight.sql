@@ -14,21 +14,21 @@
 -- domain: SELECT n FROM knight
 WITH c AS (
     SELECT 'knight' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT domestic THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT domestic OR NOT pair_domestic(sg, sg_misere) THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM knight
     UNION ALL
     SELECT 'knight' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT domestic THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT domestic OR NOT pair_domestic(sg, sg_misere) THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM knight
     WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'knight' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM knight
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'knight' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM knight
     WHERE num_parts = largest AND distinct_sizes = largest
 )

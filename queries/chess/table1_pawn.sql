@@ -16,40 +16,40 @@
 --   UNION ALL SELECT n FROM pawn_t
 WITH c AS (
     SELECT 'pawn' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn
     UNION ALL
     SELECT 'pawn' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn
     WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'pawn' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM pawn
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'pawn' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn
     WHERE num_parts = largest AND distinct_sizes = largest
     UNION ALL
     SELECT 'pawn_t' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn_t
     UNION ALL
     SELECT 'pawn_t' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn_t
     WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'pawn_t' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM pawn_t
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'pawn_t' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM pawn_t
     WHERE num_parts = largest AND distinct_sizes = largest
 )

@@ -14,17 +14,17 @@
 -- domain: SELECT n FROM rook WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
 WITH c AS (
     SELECT 'rook' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM rook
     WHERE is_gen_staircase_sub(parts, conjugate)
     UNION ALL
     SELECT 'rook' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM rook
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'rook' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM rook
     WHERE num_parts = largest AND distinct_sizes = largest
 )

@@ -12,17 +12,17 @@
 --   UNION ALL SELECT n FROM king WHERE (distinct_sizes = 1)
 WITH c AS (
     SELECT 'rook' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable THEN 'not miserable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END) AS lacks
     FROM rook
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'king' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable THEN 'not miserable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END) AS lacks
     FROM king
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'rook' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable THEN 'not miserable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END) AS lacks
     FROM rook
     WHERE is_gen_staircase_sub(parts, conjugate)
 )

@@ -5,6 +5,11 @@
 --   rectangles) and (Rook, generalized staircases) are not pet (G(1;3,3) = R(3,3) = (3,3,3)).
 -- covers: rook, king; the record (3,3,3)
 -- needs: record
+-- witnesses: WITH w(game, parts, property, pair, source) AS (VALUES
+--   ('rook', [3, 3, 3], 'pet', [0, 0], 'Theorem 4.10'),
+--   ('king', [3, 3, 3], 'pet', [0, 0], 'Theorem 4.10')
+--   ),
+--   SELECT DISTINCT game || ' ' || parts::VARCHAR AS witness, stored(game, list_sum(parts)) AS present FROM w
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
 --       ('rook', [3, 3, 3], 'pet', [0, 0], 'Theorem 4.10'),
 --       ('king', [3, 3, 3], 'pet', [0, 0], 'Theorem 4.10')

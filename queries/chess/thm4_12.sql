@@ -9,7 +9,7 @@
 --   parts[-1] + 1 AND num_parts - 1 > greatest(parts[-1], 3))))
 WITH c AS (
     SELECT 'rook' AS game, 'S1' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT tame THEN 'not tame' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT tame OR NOT pair_tame(sg, sg_misere) THEN 'not tame' END) AS lacks
     FROM rook
     WHERE (distinct_sizes = 1 OR (distinct_sizes = 2 AND conjugate[-1] = 1 AND largest = parts[-1] + 1 AND num_parts - 1 > greatest(parts[-1], 3)))
 )

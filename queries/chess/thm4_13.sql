@@ -10,7 +10,7 @@
 --   conjugate[-1] = 1 AND largest = parts[-1] + 1 AND parts[-1] <= 4 AND num_parts - 1 >= 7)))
 WITH c AS (
     SELECT 'queen' AS game, 'S2' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT tame THEN 'not tame' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT tame OR NOT pair_tame(sg, sg_misere) THEN 'not tame' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM queen
     WHERE ((distinct_sizes = 1 AND largest <= 4) OR (distinct_sizes = 2 AND conjugate[-1] = 1 AND largest = parts[-1] + 1 AND parts[-1] <= 4 AND num_parts - 1 >= 7))
 )

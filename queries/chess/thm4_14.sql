@@ -8,11 +8,11 @@
 -- domain: SELECT n FROM knight
 WITH c AS (
     SELECT 'knight' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT domestic THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT domestic OR NOT pair_domestic(sg, sg_misere) THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM knight
     UNION ALL
     SELECT 'knight' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT domestic THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT domestic OR NOT pair_domestic(sg, sg_misere) THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
     FROM knight
     WHERE is_gen_staircase_sub(parts, conjugate)
 )

@@ -5,6 +5,11 @@
 --   staircases) are not tame; (Knight, R(6,5) = 5^6) is not forced (Theorem 4.9), so neither is.
 -- covers: knight; the records (12^5, 6^6) and (5^6)
 -- needs: record
+-- witnesses: WITH w(game, parts, property, pair, source) AS (VALUES
+--   ('knight', [12, 12, 12, 12, 12, 6, 6, 6, 6, 6, 6], 'tame', [2, 1], 'Theorem 4.14'),
+--   ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Theorem 4.9')
+--   ),
+--   SELECT DISTINCT game || ' ' || parts::VARCHAR AS witness, stored(game, list_sum(parts)) AS present FROM w
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
 --       ('knight', [12, 12, 12, 12, 12, 6, 6, 6, 6, 6, 6], 'tame', [2, 1], 'Theorem 4.14'),
 --       ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Theorem 4.9')

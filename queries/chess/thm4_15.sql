@@ -16,6 +16,15 @@
 -- covers: rook, queen, king; the witness records (5,4^3), (9,8^4), (7,7,5,5,3,3,1,1), (6,5^4), (11^13,10^4),
 --   (8,8,4,4,4)
 -- needs: followers
+-- witnesses: WITH w(game, parts, property, pair, y, move, source) AS (VALUES
+--   ('rook', [5, 4, 4, 4], 'domestic', [4, 0], NULL, NULL, 'Theorem 4.15'),
+--   ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], NULL, NULL, 'Theorem 4.15, pair per SPEC 8.6'),
+--   ('king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], NULL, NULL, 'Theorem 4.15: G(4;2,2)[0,1]'),
+--   ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], [5, 5, 5, 5], [1, 0], 'Theorem 4.15, pair per SPEC 8.6'),
+--   ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], [11, 10, 10, 10, 10], [12, 0], 'Theorem 4.15, pair per SPEC 8.6'),
+--   ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], [8, 4, 4, 4], [1, 0], 'Theorem 4.15: G(2;3,4)[1,0], SPEC 8.6')
+--   ),
+--   SELECT DISTINCT game || ' ' || parts::VARCHAR AS witness, stored(game, list_sum(parts)) AS present FROM w
 -- domain: SELECT n FROM king WHERE parts = [7, 7, 5, 5, 3, 3, 1, 1]::SMALLINT[]
 --   UNION ALL SELECT n FROM king WHERE parts = [8, 8, 4, 4, 4]::SMALLINT[]
 --   UNION ALL SELECT n FROM queen WHERE parts = [9, 8, 8, 8, 8]::SMALLINT[]

@@ -14,31 +14,31 @@
 --   UNION ALL SELECT n FROM knight WHERE (num_parts = largest AND distinct_sizes = largest)
 WITH c AS (
     SELECT 'bishop' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM bishop
     UNION ALL
     SELECT 'pawn' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM pawn
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'pawn_t' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM pawn_t
     WHERE distinct_sizes = 1
     UNION ALL
     SELECT 'rook' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM rook
     WHERE num_parts = largest AND distinct_sizes = largest
     UNION ALL
     SELECT 'queen' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM queen
     WHERE num_parts = largest AND distinct_sizes = largest
     UNION ALL
     SELECT 'knight' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
+           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
     FROM knight
     WHERE num_parts = largest AND distinct_sizes = largest
 )

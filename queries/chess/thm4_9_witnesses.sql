@@ -7,6 +7,16 @@
 --   3.1 (our pawn) it is forced, and the witness is (4,3). The printed form checks (pawn, (2,2,2,1)).
 -- covers: pawn, pawn_t, knight, king, downright; the witness records
 -- needs: record
+-- witnesses: WITH w(game, parts, property, pair, source) AS (VALUES
+--   ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, SPEC 8.4)'),
+--   ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, SPEC 8.4)'),
+--   ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Theorem 4.9'),
+--   ('king', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
+--   ('pawn', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
+--   ('pawn_t', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
+--   ('downright', [4, 2], 'forced', NULL, 'Theorem 4.9')
+--   ),
+--   SELECT DISTINCT game || ' ' || parts::VARCHAR AS witness, stored(game, list_sum(parts)) AS present FROM w
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
 --       ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, SPEC 8.4)'),
 --       ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, SPEC 8.4)'),

@@ -11,8 +11,8 @@
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 SELECT 'lctr' AS game, n, parts, sg, sg_misere, domestic, returnable
 FROM lctr
-WHERE NOT domestic OR NOT returnable
+WHERE NOT domestic OR NOT pair_domestic(sg, sg_misere) OR NOT returnable
 UNION ALL
 SELECT 'downright', n, parts, sg, sg_misere, domestic, returnable
 FROM downright
-WHERE NOT domestic OR NOT returnable
+WHERE NOT domestic OR NOT pair_domestic(sg, sg_misere) OR NOT returnable

@@ -1,12 +1,12 @@
 -- id: slownim.section2-3-game-trees
 -- source: slow-exact-k-nim.txt, Lemma 2.1 and Section 2.3 (Example 4, Figure 1)
--- kind: erratum
+-- kind: model
 -- statement: Lemma 2.1: every sequence of moves that can be performed from p can be performed from
 --   its reduction r(p), and vice versa; Section 2.3: "the game trees of positions with the same
 --   reduction are isomorphic". Hence p and r(p) have the same Sprague-Grundy pair (normal and
 --   misère), the same longest play (height) and, position by position, the same pairs, so the same
 --   Conway-Gurvich-Ho flags (domestic, tame, pet, miserable, forced, returnable).
--- correction: Not a misprint of the paper: its game trees label the stacks, so omitting the stack of
+-- correction: Not a misprint of the paper (kind model, queries/FORMAT.md): its game trees label the stacks, so omitting the stack of
 --   height 5 or the one of height 6 in (1,2,5,6) are different moves. SPEC §4 counts one edge per
 --   distinct multiset, and chopping can make different stacks equal (and equal ones different), so
 --   the counts nodes, leaves and states are not invariant under reduction: in SN(4,3), (2,1,1,1) has

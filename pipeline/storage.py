@@ -1,5 +1,5 @@
-"""The results store: ``RESULTS/game=<id>/n=<n>/part-*.parquet`` (docs/definitions.md §6), committed atomically
-and checked end to end.
+"""The results store: ``RESULTS/game=<id>/n=<n>/part-*.parquet`` (docs/definitions.md §6),
+committed atomically and checked end to end.
 
 **Staging.** Shards are written inside the store, in ``RESULTS/.staging/game=<id>/n=<n>/``, under
 names that the reading glob of the record contract (``RESULTS/**/*.parquet``) never matches

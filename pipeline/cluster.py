@@ -21,6 +21,7 @@ the run with one line.
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 import uuid
@@ -70,7 +71,12 @@ class ClusterOptions:
 
 
 def connect(options: ClusterOptions) -> distributed.Client:
-    """A client of the scheduler, or :class:`ClusterError` within ``connect_timeout``."""
+    """A client of the scheduler, or :class:`ClusterError` within ``connect_timeout``.
+
+    Dask's own log lines (an event loop slow to answer on a busy machine, a worker's comm
+    closed) are kept off the command's standard error below ERROR: partgames says what happened
+    to the run in its own one-line messages."""
+    logging.getLogger("distributed").setLevel(logging.ERROR)
     try:
         return distributed.Client(options.address, security=options.security(),
                                   timeout=f"{options.connect_timeout}s", set_as_default=False)
@@ -143,32 +149,45 @@ def solve_all(store_root: Path, tasks: list[tuple[list[str], list[tuple[int, int
             for k, (game_ids, items) in enumerate(tasks)
         ]
         by_worker: dict[str, int] = {}
-        finished = distributed.as_completed(futures, loop=client.loop)
+        pending = futures
         workerless_since = None
-        while not finished.is_empty():
-            done = finished.next_batch(block=False)
-            if not done:
-                time.sleep(0.1)
-            for future in done:
+        while pending:
+            waiting, progressed = [], False
+            for future in pending:
+                if future.status == "pending":
+                    waiting.append(future)
+                    continue
                 try:
-                    worker, results = future.result()
+                    # A finished task's result lives on its worker: if that worker dies before
+                    # the result is fetched, Dask computes the task again (on a worker yet to
+                    # come), so the fetch is bounded and the task waits on.
+                    worker, results = future.result(timeout=5)
+                except TimeoutError:
+                    waiting.append(future)
+                    continue
                 except distributed.client.FutureCancelledError as exc:
                     raise ClusterError(f"a task was cancelled on the cluster ({exc})") from None
                 except distributed.scheduler.KilledWorker as exc:
                     raise ClusterError(f"the workers running a task died again and again ({exc}); "
                                        f"the finished shards are kept: rerun to resume") from None
+                progressed = True
                 by_worker[worker] = by_worker.get(worker, 0) + 1
                 for result in results:
                     record_done(result)
-            if not done and not client.scheduler_info().get("workers"):
-                workerless_since = workerless_since or time.monotonic()
-                if time.monotonic() - workerless_since > options.lost_workers_timeout:
-                    raise ClusterError(
-                        f"no worker left on the cluster at {options.address} for "
-                        f"{options.lost_workers_timeout:.0f} s; the finished shards are kept: rerun "
-                        f"to resume")
-            else:
+            pending = waiting
+            if progressed or not pending:
                 workerless_since = None
+                continue
+            time.sleep(0.1)
+            if client.scheduler_info().get("workers"):
+                workerless_since = None
+                continue
+            workerless_since = workerless_since or time.monotonic()
+            if time.monotonic() - workerless_since > options.lost_workers_timeout:
+                raise ClusterError(
+                    f"no worker left on the cluster at {options.address} for "
+                    f"{options.lost_workers_timeout:.0f} s; the finished shards are kept: rerun "
+                    f"to resume")
         return by_worker
     finally:
         client.close(timeout=5)

@@ -311,7 +311,7 @@ def test_killed_runs_resume_to_a_clean_store(clean: Path, clean_rows: list[tuple
         p = partgames(*args)
         if kills < 40 and time.monotonic() < deadline:
             try:
-                p.wait(timeout=rng.uniform(0.3, 2.0))
+                p.wait(timeout=rng.uniform(0.2, 1.5))
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()

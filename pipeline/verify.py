@@ -444,7 +444,8 @@ def provenance_lines(results: str | Path, min_n: int | None = None, max_n: int |
     records the wrong ones."""
     versions = Store.open(results, create=False).provenance(min_n, max_n)
     lines = [f"records of {k} (game, n) computed by code {code[:16]} (partgames {version})"
-             if code != "?" else f"records of {k} (game, n) computed by code not recorded (an older partgames wrote them)"
+             if code != "?"
+             else f"records of {k} (game, n) computed by code not recorded (an older partgames wrote them)"
              for code, version, k in versions]
     if len(versions) > 1:
         lines.append(f"the store mixes records of {len(versions)} versions of the code: "

@@ -72,10 +72,9 @@ def _files_list(paths: list[str]) -> str:
     return "[" + ", ".join(f"'{_escape(p)}'" for p in paths) + "]"
 
 
-def _read_files(paths: list[str], where: str = "") -> str:
+def _read_files(paths: list[str]) -> str:
     """A query over exactly these Parquet files (the committed files of some (game, n))."""
-    return (f"SELECT * FROM read_parquet({_files_list(paths)}, hive_partitioning = true, "
-            f"union_by_name = true){where}")
+    return f"SELECT * FROM read_parquet({_files_list(paths)}, hive_partitioning = true, union_by_name = true)"
 
 
 def _in_range(n: int, min_n: int | None, max_n: int | None) -> bool:
@@ -90,22 +89,18 @@ def _warn(line: str) -> None:
 MATERIALIZE_BELOW = 2_000_000
 
 
-def n_range_filter(min_n: int | None = None, max_n: int | None = None) -> str:
-    """The ``WHERE`` clause that keeps a view to ``min_n ≤ n ≤ max_n`` (either may be None).
-    ``n`` is the hive partition key, so DuckDB opens only the files of those n (over the
-    overnight store, every n ≤ 100, the records of n ≤ 80 are 7.5 % of the whole).
+def _check_n_bounds(min_n: int | None, max_n: int | None) -> None:
+    """TypeError for an n bound that is not an integer (None: no bound); the views keep the
+    commit records' files of min_n ≤ n ≤ max_n only (:func:`_in_range`).
 
-    >>> n_range_filter(None, 60)
-    ' WHERE n <= 60'
-    >>> n_range_filter()
-    ''
+    >>> _check_n_bounds(None, 60)
+    >>> _check_n_bounds(1.5, None)
+    Traceback (most recent call last):
+    TypeError: an n bound must be an integer, not 1.5
     """
     for bound in (min_n, max_n):
         if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int)):
             raise TypeError(f"an n bound must be an integer, not {bound!r}")
-    terms = [f"n >= {min_n}"] if min_n is not None else []
-    terms += [f"n <= {max_n}"] if max_n is not None else []
-    return " WHERE " + " AND ".join(terms) if terms else ""
 
 
 #: Share of the free disk space that DuckDB may fill with spill files. Joins over a large store
@@ -201,7 +196,7 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     """
     if min_n is not None and max_n is not None and min_n > max_n:
         raise StoreError(f"--min-n ({min_n}) is above --max-n ({max_n})")
-    n_range_filter(min_n, max_n)  # TypeError for a bound that is not an integer
+    _check_n_bounds(min_n, max_n)
     store = Store.open(results, create=False)
     spill_dir, spill_bytes = _spill_settings(store)
     con = duckdb.connect()

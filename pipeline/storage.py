@@ -319,10 +319,6 @@ class Store:
     def replaced_dir(self, game_id: str, n: int) -> Path:
         return self.staging / REPLACED / f"game={game_id}" / f"n={n}"
 
-    def is_complete(self, game_id: str, n: int) -> bool:
-        """A commit record is in place (not checked: see :meth:`damage`)."""
-        return (self.job_dir(game_id, n) / COMPLETE).is_file()
-
     def damage(self, game_id: str, n: int, deep: bool = False, restamp: bool = False) -> str | None:
         """What is wrong with a committed (game, n), or None (:func:`check_job`)."""
         try:

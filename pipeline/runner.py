@@ -445,10 +445,11 @@ def run(
 DEFAULT_BYTES_PER_RECORD = 24.0
 
 
-def estimate(store: Store, jobs: list[tuple[Game, int]]) -> tuple[int, int]:
-    """(records, bytes) a run of these (game, n) jobs writes: p(n) records each (the game's
-    ``positions``), at the bytes per record of the game's largest committed n in this store
-    (:data:`DEFAULT_BYTES_PER_RECORD` without one)."""
+def estimate(store: Store, jobs: list[tuple[Game, int]], keep: KeepFilter = KEEP_ALL) -> tuple[int, int]:
+    """(records, bytes) a run of these (game, n) jobs solves and writes: p(n) records each (the
+    game's ``positions``), at the bytes per record of the game's largest committed n in this
+    store (:data:`DEFAULT_BYTES_PER_RECORD` without one). With ``keep`` none no record is
+    written (0 bytes: a commit record is a few kB); with a condition, the bytes are a bound."""
     records = total = 0
     per_record: dict[str, float] = {}
     for game, n in jobs:
@@ -457,7 +458,7 @@ def estimate(store: Store, jobs: list[tuple[Game, int]]) -> tuple[int, int]:
         count = game.positions(n)
         records += count
         total += int(count * per_record[game.game_id])
-    return records, total
+    return records, 0 if keep.keeps_none else total
 
 
 def _size(count: float) -> str:
@@ -512,14 +513,16 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
                 todo.append((game, n))
             else:
                 todo.append((game, n))
-    records, size = estimate(store, todo)
+    records, size = estimate(store, todo, keep)
     free = shutil.disk_usage(store.root).free
+    about = "about" if keep.keeps_all or keep.keeps_none else "at most"  # a condition keeps some
     if space_check and size > free:
-        raise RunError(f"the run would write about {_size(size)} and {store.root} has {_size(free)} "
-                       f"free: lower --max-n, free space, or pass --no-space-check")
+        raise RunError(f"the run would write {about} {_size(size)} and {store.root} has {_size(free)} "
+                       f"free: lower --max-n, free space, keep fewer records (--keep), or pass "
+                       f"--no-space-check")
     if todo and progress:  # beside the progress bars
         say(f"partgames: {len(todo)} (game, n) to compute: about {records:,} records, "
-            f"{_size(size)} ({_size(free)} free in {store.root})")
+            f"{about} {_size(size)} written ({_size(free)} free in {store.root})")
 
     # Plan: what is missing, per game and n.
     pending: dict[tuple[str, int], set[int]] = {}

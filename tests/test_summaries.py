@@ -284,3 +284,50 @@ def test_check_adopt_summarises_jobs_committed_without_a_summary(full_store: Pat
     assert main(["check", "--adopt", "--results", str(root)]) == 0
     assert "summarised 1 (game, n) committed without a summary" in capsys.readouterr().out
     assert json.loads((job / COMPLETE).read_text())["summary"] == summary
+
+
+def test_an_interrupted_keep_none_run_resumes_to_the_same_summaries(full_store: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed in the middle of a (game, n), a summaries-only run keeps its finished shards'
+    summaries in staging and the rerun solves only the others: the summaries equal SQL over
+    the full run's records, and every shard was solved once."""
+    real = runner._write_shard
+    calls = {"n": 0}
+
+    def dying(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 40:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    root = tmp_path / "r"
+    monkeypatch.setattr(runner, "_write_shard", dying)
+    with pytest.raises(KeyboardInterrupt):
+        run(["lctr", "knight"], min_n=22, max_n=24, out=str(root), jobs=1, progress=False, keep="none",
+            max_records=60)
+    monkeypatch.setattr(runner, "_write_shard", real)
+    assert list((root / ".staging").rglob("part-*.json")), "finished shards' summaries wait in staging"
+    again = run(["lctr", "knight"], min_n=22, max_n=24, out=str(root), jobs=1, progress=False, keep="none",
+                max_records=60)
+    assert again.records < 2 * sum(connect(full_store).sql(
+        "SELECT count(*) FROM lctr WHERE n BETWEEN 22 AND 24").fetchall()[0])
+    expected = {k: v for k, v in expected_summaries(connect(full_store)).items()
+                if k[0] in ("lctr", "knight") and 22 <= k[1] <= 24}
+    assert mismatches(_rows(connect(root), "FROM summaries"), expected) == []
+
+
+def test_a_summaries_only_run_is_estimated_to_write_nothing(tmp_path: Path) -> None:
+    """The free-space check counts the records a run writes: none for --keep none, at most all
+    of them for a condition."""
+    from pipeline.games import get_game
+    from pipeline.keep import KeepFilter
+    from pipeline.partitions import partition_numbers
+    from pipeline.storage import Store
+
+    store = Store.open(tmp_path / "r")
+    jobs = [(get_game("lctr"), 121), (get_game("downright"), 121)]
+    records, size = runner.estimate(store, jobs, KeepFilter("none"))
+    assert records == 2 * partition_numbers(121)[121] and size == 0
+    _, everything = runner.estimate(store, jobs)
+    assert everything == runner.estimate(store, jobs, KeepFilter("sg = 0"))[1]
+    assert everything == 2 * int(partition_numbers(121)[121] * runner.DEFAULT_BYTES_PER_RECORD)

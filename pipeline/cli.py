@@ -209,7 +209,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             sound, damaged = store.committed(deep=args.deep, rows=True)
         for damage in damaged:
             print(f"damaged: {damage.line()}")
-        records = sum(record["records"] for _, _, record in sound)
+        records = sum(record.get("kept_records", record["records"]) for _, _, record in sound)
         files = sum(len(record["files"]) for _, _, record in sound)
         print(f"{len(sound)} (game, n) sound ({records:,} records in {files:,} files"
               f"{', every byte hashed' if args.deep else ''}), {len(damaged)} damaged, "

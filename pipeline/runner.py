@@ -35,7 +35,7 @@ import pyarrow as pa
 from pipeline import __version__, source_digest
 from pipeline.errors import PartgamesError
 from pipeline.games import MAX_N, Game, GameError, get_game
-from pipeline.games.base import partition_columns
+from pipeline.games.columns import partition_columns
 from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
 from pipeline.schema import PARTITION_COLUMNS
@@ -57,15 +57,6 @@ RECORDS_IN_MEMORY = 1 << 20
 #: holding the GIL), against 40 ms of kernel for 2^16 records (2^16: 8 % slower than 2^18 with
 #: 2 jobs, 2^15: 25 % slower, two runs each).
 MIN_SHARD_RECORDS = 1 << 16
-#: Games with the same ``record_order`` (the board games) solve each shard in turn and share its
-#: partition columns (:class:`_SharedShard`). False: every game's shard is a task of its own
-#: (``benchmarks/bench.py`` measures the difference with it).
-SHARE_PARTITION_COLUMNS = True
-#: In such a shard, a game with a partner among the games after it (``Game.partner_in``: LCTR
-#: and Downright) solves both in one kernel call (pipeline/games/topleft_pair.py), and the
-#: partner takes its table when its turn comes. False: each game solves its own (for
-#: ``benchmarks/bench.py``).
-SOLVE_PARTNERS_TOGETHER = True
 
 
 def default_shard_records(jobs: int) -> int:
@@ -247,6 +238,8 @@ class _SharedShard:
     reuse: ChunkReuse = field(default_factory=lambda: ChunkReuse(PARTITION_COLUMNS))
     #: Tables of games after the current one, solved with it (``Game.partner_in``), by game id.
     solved: dict[str, pa.Table] = field(default_factory=dict)
+    #: Games with a partner solve both in one kernel call (False: each its own; see :func:`run`).
+    partners: bool = True
 
     def solve(self, game: Game, n: int, shard: int, size: int) -> pa.Table:
         """``game``'s table of this shard (the next game's, in order): taken from
@@ -256,8 +249,7 @@ class _SharedShard:
         if table is not None:
             return table
         later = self.games[len(self.games) - self.games_left + 1:]
-        find = getattr(game, "partner_in", None) if SOLVE_PARTNERS_TOGETHER else None
-        partner = find(later) if find is not None else None
+        partner = game.partner_in(later) if self.partners else None
         if partner is None:
             if self.columns is None:
                 return game.solve_shard(n, shard, size)
@@ -268,7 +260,7 @@ class _SharedShard:
 
 
 def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading.Lock,
-               ) -> Iterator[tuple[Game, int, int, int, _SharedShard | None]]:
+               partners: bool = True) -> Iterator[tuple[Game, int, int, int, _SharedShard | None]]:
     """The shards of the tasks this thread takes from the shared queue, in order, until the queue
     is empty or the run stops; each with the :class:`_SharedShard` of its task's games, if they
     are several.
@@ -278,7 +270,7 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
     (``serial_lock``): such a game keeps every smaller total in memory, bounded per game
     (docs/performance.md), so two at once could pass the bound. A thread that finds the lock taken leaves the
     chain in the queue and takes other work first. The lock is released when the chain ends or
-    the generator is closed.
+    the generator is closed. ``partners``: as in :func:`run`.
     """
     while not stop.is_set():
         try:
@@ -294,11 +286,9 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
             continue
         try:
             for game in games:
-                reserve = getattr(game, "reserve", None)  # allocate once for the chain's largest n
-                if reserve is not None:
-                    reserve(max(n for n, _, _ in items))
+                game.reserve(max(n for n, _, _ in items))  # allocate once for the chain's largest n
             for n, shard, size in items:
-                group = _SharedShard(games, len(games)) if len(games) > 1 else None
+                group = _SharedShard(games, len(games), partners=partners) if len(games) > 1 else None
                 for game in games:
                     if stop.is_set():
                         return
@@ -392,6 +382,8 @@ def run(
     say: Callable[[str], None] | None = None,
     cluster: ClusterOptions | None = None,
     keep: str = "all",
+    share_partition_columns: bool = True,
+    solve_partners_together: bool = True,
 ) -> RunSummary:
     """Compute and store the records of every game for every n in [min_n, max_n].
 
@@ -413,6 +405,13 @@ def run(
     for a (game, n) started afresh, and the staged plan's for one being resumed, so that a run
     resumed with other ``--jobs`` keeps its finished shards. Given, it applies to every (game, n)
     (staged shards of another size are then dropped).
+
+    Two levers for ``benchmarks/bench.py``, which measures what they save: games with the same
+    ``record_order`` (the board games) solve each shard in turn and share its partition columns
+    (:class:`_SharedShard`) unless ``share_partition_columns`` is False (every game's shard a task
+    of its own); in such a shard a game with a partner among the games after it
+    (``Game.partner_in``: LCTR and Downright) solves both in one kernel call unless
+    ``solve_partners_together`` is False (local runs only).
     """
     if min_n < 1:
         raise RunError(f"--min-n must be at least 1 (got {min_n})")
@@ -437,7 +436,9 @@ def run(
     store = Store.open(out)
     with store.writer():  # one run per store (StoreError if another holds it)
         return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
-                          repair, space_check, say or (lambda _line: None), cluster, keep_filter)
+                          repair, space_check, say or (lambda _line: None), cluster, keep_filter,
+                          share_partition_columns=share_partition_columns,
+                          solve_partners_together=solve_partners_together)
 
 
 #: Bytes per record assumed for a game with nothing committed yet in the store (the largest
@@ -476,7 +477,8 @@ def _size(count: float) -> str:
 def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: int, force: bool,
                max_records: int | None, progress: bool, repair: bool, space_check: bool,
                say: Callable[[str], None], cluster: ClusterOptions | None = None,
-               keep: KeepFilter = KEEP_ALL) -> RunSummary:
+               keep: KeepFilter = KEEP_ALL, share_partition_columns: bool = True,
+               solve_partners_together: bool = True) -> RunSummary:
     """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
@@ -551,8 +553,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
             shard_size[(game.game_id, n)] = size
             totals[game.game_id] = totals.get(game.game_id, 0) + game.positions(n)
             if game.parallel:
-                order = (getattr(game, "record_order", None) if SHARE_PARTITION_COLUMNS else None
-                         ) or ("game", game.game_id)
+                order = (game.record_order if share_partition_columns else None) or ("game", game.game_id)
                 for k in missing:
                     groups.setdefault((order, n, k, size), []).append(game)
             else:
@@ -589,7 +590,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
 
     try:
         if cluster is None:
-            _solve_all(store, deque(serial + shards), jobs, record_done, keep)
+            _solve_all(store, deque(serial + shards), jobs, record_done, solve_partners_together, keep)
         elif serial or shards:
             from pipeline import cluster as dask_cluster  # Dask only for a cluster run
 
@@ -610,8 +611,8 @@ def _shard_order(task: Task) -> tuple[int, int]:
     together (the longest-processing-time rule): a shard's records where its game tells them
     (``shard_records``), else its position."""
     games, [(n, shard, size)] = task
-    records = getattr(games[0], "shard_records", None)
-    return -n, -records(n, shard, size) if records is not None else shard
+    records = games[0].shard_records(n, shard, size)
+    return -n, -records if records is not None else shard
 
 
 class CodeMismatch(PartgamesError):
@@ -647,13 +648,14 @@ _THREAD_DONE = object()  # a solver thread's last message
 
 
 def _solve_all(store: Store, tasks: deque[Task], jobs: int,
-               record_done: Callable[[ShardResult], None], keep: KeepFilter = KEEP_ALL) -> None:
+               record_done: Callable[[ShardResult], None], partners: bool = True,
+               keep: KeepFilter = KEEP_ALL) -> None:
     """Solve and write every task in ``jobs`` solver threads; ``record_done`` runs in this (the
     calling) thread for each shard once it is on disk.
 
     The first error in any thread (or an interrupt here) stops the run: every thread finishes the
     shard in its hands and takes no other, and the error is raised here. A shard is on disk whole
-    or not at all (:meth:`Store.write_shard`), so a rerun resumes.
+    or not at all (:meth:`Store.write_shard`), so a rerun resumes. ``partners``: as in :func:`run`.
     """
     stop = threading.Event()
     serial_lock = threading.Lock()
@@ -661,7 +663,7 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int,
     results: queue.SimpleQueue = queue.SimpleQueue()
 
     def solver() -> None:
-        shards = _shards_of(tasks, stop, serial_lock)
+        shards = _shards_of(tasks, stop, serial_lock, partners)
         try:
             for result in _solve_and_write_iter(store, shards, budget, stop, keep):
                 results.put(result)

@@ -64,11 +64,11 @@ def test_an_os_error_in_a_run_is_one_line_and_a_rerun_resumes(capsys, tmp_path: 
     real = Store.write_shard
     calls = {"n": 0}
 
-    def disk_full(self, game_id, n, shard, table, reuse=None):
+    def disk_full(self, game_id, n, shard, table, reuse=None, **kwargs):
         calls["n"] += 1
         if calls["n"] == 5:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self.staging_dir(game_id, n)))
-        return real(self, game_id, n, shard, table, reuse)
+        return real(self, game_id, n, shard, table, reuse, **kwargs)
 
     out = tmp_path / "results"
     monkeypatch.setattr(Store, "write_shard", disk_full)

@@ -102,9 +102,9 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
 
     monkeypatch.setattr(MovesetGame, "solve_shard_with", solve_with)
 
-    def write(store, game_id, n, shard, table, reuse=None):
+    def write(store, game_id, n, shard, table, reuse=None, *rest):
         before = reuse.reused if reuse is not None else 0
-        result = real_write(store, game_id, n, shard, table, reuse)
+        result = real_write(store, game_id, n, shard, table, reuse, *rest)
         reused.append((reuse.reused if reuse is not None else 0) - before)
         return result
 

@@ -33,6 +33,10 @@ VALUES = ("sg", "sg_misere")
 TITLES = {"sg": "sg", "sg_misere": "misère sg"}
 #: Picture formats ``draw`` writes, by the output file's extension.
 FORMATS = ("svg", "png", "pdf")
+#: matplotlib settings for writing: texts as SVG ``<text>`` elements, not glyph outlines; ids
+#: the same in every run; one font named (matplotlib's own, the one it measured the texts with)
+#: rather than its list of fallbacks in every element.
+SVG_SETTINGS = {"svg.fonttype": "none", "svg.hashsalt": "partgames", "font.sans-serif": ["DejaVu Sans"]}
 #: Largest partition size ``draw`` solves without a store: p(n) records per n, up to n.
 MAX_SOLVED_N = 80
 
@@ -200,10 +204,12 @@ def solve_values(game: str, sizes: Iterable[int]) -> pa.Table:
     return pa.concat_tables(tables)
 
 
-def value_grid(game: str, parts: Sequence[int], results: str | Path | None = None) -> ValueGrid:
-    """The grid of ``game`` on λ = ``parts``: the records of the store at ``results`` where it
-    holds the (game, n) of a cell's sub-partition, the others solved (:func:`solve_values`).
-    Without a store (``results`` None or no such folder) every value is solved."""
+def value_grid(game: str, parts: Sequence[int], results: str | Path | None = None,
+               con: duckdb.DuckDBPyConnection | None = None) -> ValueGrid:
+    """The grid of ``game`` on λ = ``parts``: the records of the store at ``results`` (or of the
+    views of ``con``, a :func:`pipeline.query.connect` connection) where it holds the (game, n)
+    of a cell's sub-partition, the others solved (:func:`solve_values`). Without a store
+    (``results`` None or no such folder, no ``con``) every value is solved."""
     import duckdb
 
     from pipeline.query import connect
@@ -211,12 +217,12 @@ def value_grid(game: str, parts: Sequence[int], results: str | Path | None = Non
     game = board_game_id(game)
     parts = check_partition(parts)
     need = sizes_of(parts)
-    stored: set[int] = set()
-    con = None
-    if results is not None and Path(results).is_dir():
+    if con is None and results is not None and Path(results).is_dir():
         con = connect(results, min_n=min(need), max_n=max(need))
+    stored: set[int] = set()
+    if con is not None:
         stored = {n for (n,) in con.execute("SELECT n FROM jobs WHERE game = ?", [game]).fetchall()}
-    if con is None:
+    else:
         con = duckdb.connect()
     missing = need - stored
     if max(missing, default=0) > MAX_SOLVED_N:
@@ -325,7 +331,7 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
 
     path = Path(path)
     fmt = picture_format(path)
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "partgames"}):
+    with matplotlib.rc_context(SVG_SETTINGS):
         fig.savefig(path, format=fmt, dpi=150, metadata=_metadata(fmt))
     return path
 
@@ -337,7 +343,7 @@ def svg_text(fig: Figure) -> str:
     import matplotlib
 
     buf = io.StringIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "partgames"}):
+    with matplotlib.rc_context(SVG_SETTINGS):
         fig.savefig(buf, format="svg", metadata=_metadata("svg"))
     return buf.getvalue()
 

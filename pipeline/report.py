@@ -65,6 +65,7 @@ def build_report(results: str | Path, min_n: int | None = None, max_n: int | Non
     con = connect(results, min_n=min_n, max_n=max_n, settings=settings)
     stored = _stored(con)
     games = _order(stored)
+    group_records(con)
     per_n = per_n_rows(con)
     pairs = pair_rows(con)
     regions = region_rows(con)
@@ -141,26 +142,39 @@ def store_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
     return sorted(rows, key=lambda r: order[r["game"]])
 
 
-class PerN(dict):
-    """Rows of the per-(game, n) aggregates by game, and where they were read (``source``)."""
-
-    source: str = ""
-
-
-#: The per-(game, n) aggregates, one grouped pass over the records.
-PER_N_SQL = """
-    SELECT game, n::INTEGER AS n, count(*) AS records,
-           count(*) FILTER (WHERE sg = 0) AS p_positions,
-           count(*) FILTER (WHERE sg_misere = 0) AS misere_p_positions,
-           max(nodes) AS max_nodes, max(leaves) AS max_leaves,
+#: The records grouped by everything the charts and tables count: one pass over the records
+#: (the columns read are small integers and flags), the rest is read from this small table.
+GROUPS_SQL = f"""
+    CREATE OR REPLACE TEMP TABLE report_groups AS
+    SELECT game, n::INTEGER AS n, sg, sg_misere, {CLASS1_SQL} AS class1, {CLASS2_SQL} AS class2,
+           count(*) AS records, max(nodes) AS max_nodes, max(leaves) AS max_leaves,
            count(*) FILTER (WHERE nodes IS NULL) AS nodes_beyond_int64,
            min(states) AS min_states, max(height) AS max_height
-    FROM records GROUP BY game, n ORDER BY game, n"""
+    FROM records GROUP BY ALL"""
+#: Per (game, n): records, P-positions (sg 0), misère P-positions, the largest game tree (nodes
+#: and leaves; NULL counts are beyond 2^63 − 1, docs/definitions.md §4), the fewest states, the
+#: longest play.
+PER_N_SQL = """
+    SELECT game, n, sum(records)::BIGINT AS records,
+           coalesce(sum(records) FILTER (WHERE sg = 0), 0)::BIGINT AS p_positions,
+           coalesce(sum(records) FILTER (WHERE sg_misere = 0), 0)::BIGINT AS misere_p_positions,
+           max(max_nodes) AS max_nodes, max(max_leaves) AS max_leaves,
+           sum(nodes_beyond_int64)::BIGINT AS nodes_beyond_int64,
+           min(min_states) AS min_states, max(max_height) AS max_height
+    FROM report_groups GROUP BY game, n ORDER BY game, n"""
 #: The same from the ``summaries`` view where the store has it.
 PER_N_SUMMARIES_SQL = """
     SELECT game, n::INTEGER AS n, records, p_positions, misere_p_positions, max_nodes, max_leaves,
            NULL AS nodes_beyond_int64, min_states, max_height
     FROM summaries ORDER BY game, n"""
+#: Records per (game, n, sg, sg_misere).
+PAIRS_SQL = """
+    SELECT game, n, sg, sg_misere, sum(records)::BIGINT AS records
+    FROM report_groups GROUP BY ALL ORDER BY game, n, sg, sg_misere"""
+#: Records per CGH region (see :data:`CLASS1`) with the smallest n holding one, by game.
+REGIONS_SQL = """
+    SELECT game, class1, class2, sum(records)::BIGINT AS records, min(n) AS min_n
+    FROM report_groups GROUP BY ALL ORDER BY ALL"""
 
 
 def _escape(text: str) -> str:
@@ -171,6 +185,18 @@ def _escape(text: str) -> str:
 def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     return bool(con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
                             [name]).fetchall()[0][0])
+
+
+def group_records(con: duckdb.DuckDBPyConnection) -> None:
+    """The one pass over the records (:data:`GROUPS_SQL`), into the temporary table
+    ``report_groups`` that the other queries read."""
+    con.execute(GROUPS_SQL)
+
+
+class PerN(dict):
+    """Rows of the per-(game, n) aggregates by game, and where they were read (``source``)."""
+
+    source: str = ""
 
 
 def per_n_rows(con: duckdb.DuckDBPyConnection) -> PerN:
@@ -185,24 +211,12 @@ def per_n_rows(con: duckdb.DuckDBPyConnection) -> PerN:
     return out
 
 
-#: Records per (game, n, sg, sg_misere).
-PAIRS_SQL = """
-    SELECT game, n::INTEGER AS n, sg, sg_misere, count(*) AS records
-    FROM records GROUP BY ALL ORDER BY game, n, sg, sg_misere"""
-
-
 def pair_rows(con: duckdb.DuckDBPyConnection) -> dict[str, dict[tuple[int, int], dict[int, int]]]:
     """Records per pair (sg, sg_misere) and n, by game: {game: {(sg, sg_misere): {n: records}}}."""
     out: dict[str, dict[tuple[int, int], dict[int, int]]] = {}
     for game, n, sg, mis, k in con.execute(PAIRS_SQL).fetchall():
         out.setdefault(game, {}).setdefault((sg, mis), {})[n] = k
     return out
-
-
-#: Records per CGH region (see :data:`CLASS1`) with the smallest n holding one, by game.
-REGIONS_SQL = f"""
-    SELECT game, {CLASS1_SQL} AS class1, {CLASS2_SQL} AS class2, count(*) AS records, min(n)::INTEGER AS min_n
-    FROM records GROUP BY ALL ORDER BY ALL"""
 
 
 def region_rows(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, str], dict]:

@@ -350,4 +350,6 @@ def svg_text(fig: Figure) -> str:
 
 def _metadata(fmt: str) -> dict[str, object] | None:
     """No creation date in the files, so that one drawing is always the same bytes."""
-    return {"Date": None} if fmt == "svg" else {"CreationDate": None} if fmt == "pdf" else None
+    if fmt == "svg":
+        return {"Date": None, "Creator": None}
+    return {"CreationDate": None} if fmt == "pdf" else None

@@ -358,7 +358,8 @@ def _region_table(game: str, regions: dict, witnesses: dict, drawings: _Drawings
         for c1 in CLASS1:
             r = regions.get((game, c1, c2))
             parts = witnesses.get((game, c1, c2))
-            row.append({"records": r["records"] if r else 0,
+            row.append({"region": f"{c1}∩{c2}", "records": r["records"] if r else 0,
+                        "parts": json.dumps(parts) if parts else "",
                         "witness": partition_label(parts) if parts else None,
                         "svg": drawings.svg(game, parts) if parts else None})
         table.append(row)

@@ -260,6 +260,7 @@ def draw_grid(grid: ValueGrid, values: Sequence[str] = ("sg",), title: str | Non
     holds ``?``. Every box's figure is a text artist with the id ``<value>-<i>-<j>``, which an
     SVG keeps as a ``<g id=…>`` around a ``<text>`` element (:func:`save_figure`)."""
     from matplotlib import colormaps
+    from matplotlib.collections import PatchCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
@@ -283,20 +284,23 @@ def draw_grid(grid: ValueGrid, values: Sequence[str] = ("sg",), title: str | Non
     for ax, v in zip(axes, values, strict=True):
         grid_values = getattr(grid, v)
         top = max([x for row in grid_values for x in row if x is not None] + [1])
-        def shade(x: int, top: int = top) -> tuple:  # the light half of the map: black figures stay legible
-            return cmap(0.08 + 0.45 * x / top)
+        boxes, faces = [], []
         for i, row in enumerate(grid_values):
             for j, x in enumerate(row):
                 if x is None:
                     face, ink, label = "white", "0.45", "?"
                 elif x == 0:
                     face, ink, label = "0.2", "white", "0"
-                else:
-                    face, ink, label = shade(x), "black", str(x)
-                ax.add_patch(Rectangle((j, i), 1, 1, facecolor=face, edgecolor="0.1", linewidth=0.8))
+                else:  # the light half of the map, where black figures stay legible
+                    face, ink, label = cmap(0.08 + 0.45 * x / top), "black", str(x)
+                boxes.append(Rectangle((j, i), 1, 1))
+                faces.append(face)
                 ax.text(j + 0.5, i + 0.52, label, ha="center", va="center", color=ink,
                         fontsize=9 if len(label) < 3 else 7, fontweight="bold" if x == 0 else "normal",
                         gid=f"{v}-{i}-{j}")
+        # the boxes as one collection, drawn at once: half the time of an artist per box
+        ax.add_collection(PatchCollection(boxes, facecolors=faces, edgecolors="0.1", linewidths=0.8,
+                                          zorder=1))
         ax.set_xlim(-0.05, cols + 0.05)
         ax.set_ylim(rows + 0.05, -0.05)  # English convention: row 0 on top
         ax.set_aspect("equal")

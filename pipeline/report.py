@@ -38,9 +38,22 @@ TEMPLATE = "report.html.j2"
 #: R = returnable not forced, N' = not returnable.
 CLASS1 = ("P", "M", "T", "D", "N")
 CLASS2 = ("F", "R", "N'")
-CLASS1_SQL = ("CASE WHEN pet THEN 'P' WHEN miserable THEN 'M' WHEN tame THEN 'T' WHEN domestic THEN 'D' "
-              "ELSE 'N' END")
-CLASS2_SQL = "CASE WHEN forced THEN 'F' WHEN returnable THEN 'R' ELSE 'N''' END"
+
+
+def class_sql(record: str = "") -> tuple[str, str]:
+    """SQL for a record's class 1 and class 2 (:data:`CLASS1`, :data:`CLASS2`) from its flags,
+    read as fields of ``record`` (a table alias or a struct, with its dot) or as columns.
+
+    >>> print(class_sql("r.")[1])
+    CASE WHEN r.forced THEN 'F' WHEN r.returnable THEN 'R' ELSE 'N''' END
+    """
+    c1 = (f"CASE WHEN {record}pet THEN 'P' WHEN {record}miserable THEN 'M' WHEN {record}tame THEN 'T' "
+          f"WHEN {record}domestic THEN 'D' ELSE 'N' END")
+    c2 = f"CASE WHEN {record}forced THEN 'F' WHEN {record}returnable THEN 'R' ELSE 'N''' END"
+    return c1, c2
+
+
+CLASS1_SQL, CLASS2_SQL = class_sql()
 #: Pairs (sg, sg_misere) charted one by one per game (the most frequent); the rest are "other".
 PAIRS_SHOWN = 7
 #: Counterexamples drawn per statement.
@@ -65,8 +78,10 @@ def build_report(results: str | Path, min_n: int | None = None, max_n: int | Non
     con = connect(results, min_n=min_n, max_n=max_n, settings=settings)
     stored = _stored(con)
     games = _order(stored)
-    group_records(con)
+    unsummarised = group_records(con)
     per_n = per_n_rows(con)
+    per_n.source = (f"the summaries, and the records of the {len(unsummarised)} (game, n) without one"
+                    if unsummarised else "the summaries")
     pairs = pair_rows(con)
     regions = region_rows(con)
     verify = verify_rows(con, Path(results))
@@ -74,7 +89,7 @@ def build_report(results: str | Path, min_n: int | None = None, max_n: int | Non
     for row in verify["rows"]:
         for ex in row["examples"]:
             drawings.want(ex["game"], ex["parts"])
-    witnesses = region_witnesses(con, regions)
+    witnesses = {key: r["first"] for key, r in regions.items()}
     for (game, _, _), parts in witnesses.items():
         drawings.want(game, parts)
     families = {g: family_partitions(_prefix(stored[g])) for g in games if _is_board(g)}
@@ -142,44 +157,50 @@ def store_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:
     return sorted(rows, key=lambda r: order[r["game"]])
 
 
-#: The records grouped by everything the charts and tables count: one pass over the records
-#: (the columns read are small integers and flags), the rest is read from this small table.
+#: The (game, n) of the store without a summary (committed by an older partgames, before
+#: ``check --adopt``), whose counts are taken from their records.
+UNSUMMARISED_SQL = "SELECT game, n FROM jobs ANTI JOIN summaries USING (game, n) ORDER BY game, n"
+#: The records of those (game, n) grouped by everything the charts and tables count: one pass
+#: over the records (``{where}`` keeps those (game, n)), into a small table.
 GROUPS_SQL = f"""
     CREATE OR REPLACE TEMP TABLE report_groups AS
     SELECT game, n::INTEGER AS n, sg, sg_misere, {CLASS1_SQL} AS class1, {CLASS2_SQL} AS class2,
-           count(*) AS records, max(nodes) AS max_nodes, max(leaves) AS max_leaves,
-           count(*) FILTER (WHERE nodes IS NULL) AS nodes_beyond_int64,
+           count(*) AS records, min(parts) AS first, max(nodes) AS max_nodes, max(leaves) AS max_leaves,
+           count(*) FILTER (WHERE nodes IS NULL OR leaves IS NULL) AS overflow_records,
            min(states) AS min_states, max(height) AS max_height
-    FROM records GROUP BY ALL"""
+    FROM records {{where}} GROUP BY ALL"""
 #: Per (game, n): records, P-positions (sg 0), misère P-positions, the largest game tree (nodes
-#: and leaves; NULL counts are beyond 2^63 − 1, docs/definitions.md §4), the fewest states, the
-#: longest play.
+#: and leaves over the values below 2^63; ``overflow_records`` are beyond, docs/definitions.md
+#: §4), the fewest states, the longest play. From the summaries, and the groups of the others.
 PER_N_SQL = """
-    SELECT game, n, sum(records)::BIGINT AS records,
-           coalesce(sum(records) FILTER (WHERE sg = 0), 0)::BIGINT AS p_positions,
-           coalesce(sum(records) FILTER (WHERE sg_misere = 0), 0)::BIGINT AS misere_p_positions,
-           max(max_nodes) AS max_nodes, max(max_leaves) AS max_leaves,
-           sum(nodes_beyond_int64)::BIGINT AS nodes_beyond_int64,
-           min(min_states) AS min_states, max(max_height) AS max_height
-    FROM report_groups GROUP BY game, n ORDER BY game, n"""
-#: The same from the ``summaries`` view where the store has it.
-PER_N_SUMMARIES_SQL = """
     SELECT game, n::INTEGER AS n, records, p_positions, misere_p_positions, max_nodes, max_leaves,
-           NULL AS nodes_beyond_int64, min_states, max_height
-    FROM summaries ORDER BY game, n"""
+           overflow_records, min_states, max_height
+    FROM summaries
+    UNION ALL
+    SELECT game, n, sum(records)::BIGINT, coalesce(sum(records) FILTER (WHERE sg = 0), 0)::BIGINT,
+           coalesce(sum(records) FILTER (WHERE sg_misere = 0), 0)::BIGINT, max(max_nodes), max(max_leaves),
+           sum(overflow_records)::BIGINT, min(min_states), max(max_height)
+    FROM report_groups GROUP BY game, n
+    ORDER BY game, n"""
 #: Records per (game, n, sg, sg_misere).
 PAIRS_SQL = """
-    SELECT game, n, sg, sg_misere, sum(records)::BIGINT AS records
-    FROM report_groups GROUP BY ALL ORDER BY game, n, sg, sg_misere"""
-#: Records per CGH region (see :data:`CLASS1`) with the smallest n holding one, by game.
-REGIONS_SQL = """
-    SELECT game, class1, class2, sum(records)::BIGINT AS records, min(n) AS min_n
-    FROM report_groups GROUP BY ALL ORDER BY ALL"""
-
-
-def _escape(text: str) -> str:
-    """``text`` for inside a single-quoted SQL string."""
-    return text.replace("'", "''")
+    SELECT game, n::INTEGER AS n, p.sg, p.sg_misere, p.records FROM summaries, unnest(pairs) AS t(p)
+    UNION ALL
+    SELECT game, n, sg, sg_misere, sum(records)::BIGINT FROM report_groups GROUP BY ALL
+    ORDER BY game, n, sg, sg_misere"""
+#: Records per CGH region (see :data:`CLASS1`) and its smallest partition, by n then parts (the
+#: ``cgh_regions`` search's witness).
+REGIONS_SQL = f"""
+    WITH per_n AS (
+        SELECT game, n::INTEGER AS n, {class_sql("r.")[0]} AS class1, {class_sql("r.")[1]} AS class2,
+               r.records, r.first
+        FROM (SELECT game, n, unnest(regions) AS r FROM summaries)
+        UNION ALL
+        SELECT game, n, class1, class2, records, first FROM report_groups
+    )
+    SELECT game, class1, class2, sum(records)::BIGINT AS records,
+           min({{'n': n, 'parts': first}}).parts AS first
+    FROM per_n GROUP BY ALL ORDER BY ALL"""
 
 
 def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -187,10 +208,20 @@ def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
                             [name]).fetchall()[0][0])
 
 
-def group_records(con: duckdb.DuckDBPyConnection) -> None:
-    """The one pass over the records (:data:`GROUPS_SQL`), into the temporary table
-    ``report_groups`` that the other queries read."""
-    con.execute(GROUPS_SQL)
+def group_records(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int]]:
+    """Group the records of the (game, n) without a summary (:data:`GROUPS_SQL`; none in a
+    store of this partgames) into the temporary table ``report_groups`` that the other queries
+    read beside the ``summaries`` view; those (game, n)."""
+    missing = con.execute(UNSUMMARISED_SQL).fetchall()
+    if missing:
+        ns = ", ".join(str(n) for n in sorted({n for _, n in missing}))
+        pairs = ", ".join(f"('{g.replace(chr(39), chr(39) * 2)}', {n})" for g, n in missing)
+        # a constant list of n, so that DuckDB opens those n's files only (n is the partition key)
+        where = f"WHERE n IN ({ns}) AND (game, n) IN (VALUES {pairs})"
+    else:
+        where = "WHERE false"
+    con.execute(GROUPS_SQL.format(where=where))
+    return missing
 
 
 class PerN(dict):
@@ -201,12 +232,9 @@ class PerN(dict):
 
 def per_n_rows(con: duckdb.DuckDBPyConnection) -> PerN:
     """Records, P-positions, misère P-positions, the largest game tree and the fewest states per
-    (game, n), by game."""
+    (game, n), by game (after :func:`group_records`)."""
     out = PerN()
-    use_summaries = _has_view(con, "summaries")
-    sql = PER_N_SUMMARIES_SQL if use_summaries else PER_N_SQL
-    out.source = "the summaries view" if use_summaries else "one grouped pass over the records"
-    for row in con.sql(sql).to_arrow_table().to_pylist():
+    for row in con.sql(PER_N_SQL).to_arrow_table().to_pylist():
         out.setdefault(row.pop("game"), []).append(row)
     return out
 
@@ -220,28 +248,9 @@ def pair_rows(con: duckdb.DuckDBPyConnection) -> dict[str, dict[tuple[int, int],
 
 
 def region_rows(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, str], dict]:
-    """{(game, class1, class2): {records, min_n}} for the occupied regions."""
-    return {(g, c1, c2): {"records": k, "min_n": n}
-            for g, c1, c2, k, n in con.execute(REGIONS_SQL).fetchall()}
-
-
-def region_witnesses(con: duckdb.DuckDBPyConnection,
-                     regions: dict[tuple[str, str, str], dict]) -> dict[tuple[str, str, str], list[int]]:
-    """The smallest partition (by n, then parts as a list) of each occupied region, as
-    ``search cgh_regions`` finds it; only the records of each region's smallest n are read."""
-    if not regions:
-        return {}
-    ns = sorted({r["min_n"] for r in regions.values()})
-    wanted = ", ".join(f"('{_escape(g)}', '{c1}', '{_escape(c2)}', {r['min_n']})"
-                       for (g, c1, c2), r in regions.items())
-    rows = con.execute(f"""
-        WITH wanted(game, class1, class2, n) AS (VALUES {wanted})
-        SELECT r.game, r.class1, r.class2, min(r.parts)
-        FROM (SELECT game, n, parts, {CLASS1_SQL} AS class1, {CLASS2_SQL} AS class2
-              FROM records WHERE n IN ({', '.join(map(str, ns))})) r
-        JOIN wanted w USING (game, class1, class2, n)
-        GROUP BY ALL""").fetchall()
-    return {(g, c1, c2): list(p) for g, c1, c2, p in rows}
+    """{(game, class1, class2): {records, first}} for the occupied regions."""
+    return {(g, c1, c2): {"records": k, "first": list(first)}
+            for g, c1, c2, k, first in con.execute(REGIONS_SQL).fetchall()}
 
 
 def verify_rows(con: duckdb.DuckDBPyConnection, results: Path) -> dict:

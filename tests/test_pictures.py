@@ -8,7 +8,6 @@ planted in the store.
 
 from __future__ import annotations
 
-import doctest
 import os
 import subprocess
 import sys
@@ -18,7 +17,6 @@ from pathlib import Path
 import pytest
 import reference
 
-import pipeline.pictures
 from pipeline.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -38,11 +36,6 @@ def box_rows(svg: Path, value: str = "sg") -> list[str]:
     rows = max(i for i, _ in boxes) + 1
     return ["".join(boxes[(i, j)] for j in range(max(j for r, j in boxes if r == i) + 1))
             for i in range(rows)]
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(pipeline.pictures)
-    assert result.attempted > 0 and result.failed == 0
 
 
 def test_lctr_grid_solved_without_a_store(tmp_path: Path) -> None:

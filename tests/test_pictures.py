@@ -1,4 +1,5 @@
-"""``partgames draw`` (pipeline/pictures.py): the value grids of SPEC §7 read back from the SVG.
+"""``partgames draw`` (pipeline/pictures.py): the value grids of docs/definitions.md §7, read back
+from the SVG.
 
 Every box's value is a ``<text>`` element inside a group ``<value>-<i>-<j>``; the tests read
 them back in order and compare them with the grids printed in docs/definitions.md §7 (the

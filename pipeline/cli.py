@@ -82,6 +82,11 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--report", default=None,
                    help="Markdown report path (default RESULTS/VERIFY.md; '-' for none)")
 
+    o = sub.add_parser("solve", help="solve one start partition of board games now and print the records")
+    o.add_argument("games", help="comma-separated game ids (board games, user movesets)")
+    o.add_argument("parts", nargs="+", help="the partition: 5,3,3,1 or 5 3 3 1")
+    o.add_argument("--format", choices=("table", "csv", "json"), default="table")
+
     q = sub.add_parser("search", help="run a search of queries/search/ and save its table")
     q.add_argument("name", nargs="?", help="search name (omit to list them)")
     q.add_argument("--results", default="results", help="results directory (default results/)")
@@ -258,6 +263,18 @@ def _dispatch(args: argparse.Namespace) -> int:
         if report is not None:
             write_text_atomic(report, markdown_report(results, provenance))
         return 1 if any(r.breaks for r in results) else 0
+    if args.command == "solve":
+        import pyarrow as pa
+
+        from pipeline.games.single import moveset_of, parse_partition, solve_table
+        from pipeline.query import format_result
+
+        parts = parse_partition(" ".join(args.parts))
+        games = [moveset_of(game)[3] for game in split_games(args.games)]  # canonical ids
+        table = pa.concat_tables([solve_table(game, [parts]) for game in games])
+        table = table.add_column(0, "game", pa.array(games))
+        print(format_result(table, args.format))
+        return 0
     if args.command == "search":
         from pipeline.search import list_searches, run_search
 

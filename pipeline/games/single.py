@@ -422,7 +422,7 @@ def option_bound(parts: Sequence[int], steps: np.ndarray, rays: np.ndarray) -> i
     bound = len(steps) + 1
     for a, b in rays:
         bound += min((r - 1) // a if a else c, (c - 1) // b if b else r)
-    return bound
+    return int(bound)
 
 
 def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
@@ -430,7 +430,7 @@ def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     of ``partitions``, all of the same n, in the given order.
 
     >>> solve_table("queen", [(2, 2), (3, 1)]).column("sg").to_pylist()
-    [2, 1]
+    [2, 2]
     """
     steps, rays, exits, _ = moveset_of(game_id)
     lams = [check_partition(p) for p in partitions]

@@ -31,9 +31,18 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="compute and store the records of games for a range of n")
     r.add_argument("--games", default=DEFAULT_GAMES,
                    help=f"comma-separated game ids (default: the nine board games: {DEFAULT_GAMES})")
-    r.add_argument("--max-n", type=int, default=30, help="largest n (default 30)")
+    r.add_argument("--max-n", type=int, default=None,
+                   help="largest n (default 30; with --partitions, the file's largest)")
     r.add_argument("--min-n", type=int, default=1, help="smallest n (default 1)")
     r.add_argument("--out", default="results", help="results directory (default results/)")
+    chosen = r.add_mutually_exclusive_group()
+    chosen.add_argument("--family", default=None, metavar="NAMES",
+                        help="only the members of these families (comma-separated: row, column, "
+                             "rectangle, staircase, hook, two_row, three_row, thick_gamma, "
+                             "gen_staircase; docs/families.md), into a store of their own")
+    chosen.add_argument("--partitions", default=None, metavar="FILE",
+                        help="only the partitions listed in FILE, one a line (5,3,3,1 or 5 3 3 1), "
+                             "into a store of their own")
     r.add_argument("--jobs", type=int, default=None,
                    help="solver threads (default: all cores; means nothing with --scheduler, where the "
                         "workers' threads solve)")
@@ -182,11 +191,23 @@ def _dispatch(args: argparse.Namespace) -> int:
         elif args.tls_ca_file or args.tls_cert or args.tls_key:
             raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
 
+        selection, max_n = None, args.max_n
+        if args.family is not None or args.partitions is not None:
+            from pipeline.games.selection import family_selection, file_selection
+
+            if args.family is not None:
+                selection = family_selection(args.family.split(","))
+            else:
+                selection = file_selection(args.partitions)
+                if max_n is None:
+                    max_n = max(selection.ns())
         summary = run(
-            split_games(args.games), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
+            split_games(args.games), max_n=30 if max_n is None else max_n, min_n=args.min_n,
+            out=args.out, jobs=args.jobs,
             force=args.force, max_records=args.shard_records,
             progress=not args.quiet, repair=args.repair, space_check=not args.no_space_check,
             say=lambda line: print(line, file=sys.stderr, flush=True), cluster=cluster,
+            selection=selection,
         )
         print(summary.line())
         return 0

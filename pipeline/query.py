@@ -65,7 +65,7 @@ def _escape(text: str) -> str:
 
 
 _JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards": "BIGINT",
-                "version": "VARCHAR", "code": "VARCHAR", "bytes": "BIGINT"}
+                "version": "VARCHAR", "code": "VARCHAR", "bytes": "BIGINT", "selection": "VARCHAR"}
 
 
 def _files_list(paths: list[str]) -> str:
@@ -235,7 +235,10 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
         files.setdefault(game, []).extend(f"{job}/{f['name']}" for f in record["files"])
         jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
                      "version": record.get("version"), "code": record.get("code"),
-                     "bytes": sum(f["bytes"] for f in record["files"])})
+                     "bytes": sum(f["bytes"] for f in record["files"]),
+                     # a family run's or partitions file's (game, n): which one (NULL: every
+                     # partition of n, an exhaustive run's)
+                     "selection": record.get("selection")})
     games = sorted(files)
     small = sum(j["records"] for j in jobs) < MATERIALIZE_BELOW
     for game in games:

@@ -411,17 +411,17 @@ def moveset_of(game_id: str) -> tuple[np.ndarray, np.ndarray, bool, str]:
     return steps, rays, bool(moveset.exits), game.game_id
 
 
-def option_bound(parts: Sequence[int], steps: np.ndarray, rays: np.ndarray) -> int:
-    """More than the number of options of any position of λ (so more than any sg and
-    sg_misere): one per step, and per ray (a, b) at most ``min((r−1)//a, (λ1−1)//b)`` cells.
+def option_bound(rows: int, largest: int, steps: np.ndarray, rays: np.ndarray) -> int:
+    """More than the number of options of any position of a partition with ``rows`` parts and
+    largest part ``largest`` (so more than any sg and sg_misere): one per step, and per ray
+    (a, b) at most ``min((rows−1)//a, (largest−1)//b)`` cells.
 
-    >>> option_bound((4, 4, 4), np.zeros((0, 2), np.int64), np.array([[0, 1], [1, 0]]))
+    >>> option_bound(3, 4, np.zeros((0, 2), np.int64), np.array([[0, 1], [1, 0]]))
     6
     """
-    r, c = len(parts), parts[0]
     bound = len(steps) + 1
     for a, b in rays:
-        bound += min((r - 1) // a if a else c, (c - 1) // b if b else r)
+        bound += min((rows - 1) // a if a else largest, (largest - 1) // b if b else rows)
     return int(bound)
 
 
@@ -442,7 +442,7 @@ def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
     offsets = np.zeros(len(lams) + 1, dtype=np.int64)
     offsets[1:] = np.cumsum([len(lam) for lam in lams])
-    words = max(option_bound(lam, steps, rays) for lam in lams) // 64 + 1
+    words = option_bound(max(len(lam) for lam in lams), max(lam[0] for lam in lams), steps, rays) // 64 + 1
     out = output_arrays(len(lams), len(values), sum(lam[0] for lam in lams))
     solve_partitions(values, offsets, steps, rays, exits, words, out)
     return pa.Table.from_arrays(common_columns(n, out), schema=BOARD_SCHEMA)

@@ -137,6 +137,31 @@ def split_games(text: str) -> list[str]:
     return games + [cur]
 
 
+def _register_solve(con) -> None:
+    """The SQL function ``solve(game, parts)``: the record of ``game`` started at ``parts``,
+    solved now by the single-partition solver, as a STRUCT of the record's columns
+    (``SELECT unnest(solve('queen', [3, 3, 1]))`` spreads it into columns)."""
+    import duckdb
+    import pyarrow as pa
+
+    from pipeline.games.single import check_partition, solve_record
+    from pipeline.schema import BOARD_SCHEMA
+
+    def sql_type(t: pa.DataType):
+        if pa.types.is_list(t):
+            return duckdb.list_type(sql_type(t.value_type))
+        return {pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",
+                pa.bool_(): "BOOLEAN"}[t]
+
+    record_type = duckdb.struct_type({f.name: sql_type(f.type) for f in BOARD_SCHEMA})
+
+    def solve(game: str, parts: list[int]) -> dict:
+        return solve_record(game, check_partition(parts))
+
+    con.create_function("solve", solve, ["VARCHAR", duckdb.list_type("BIGINT")], record_type,
+                        side_effects=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         if signal.getsignal(signal.SIGINT) is interrupted_early:
@@ -247,6 +272,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             if not text.strip():
                 raise UsageError("the SQL query is empty")
         con = connect(args.results, min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+        if not from_stdin and "solve(" in text.lower():  # numba and the solver only when used
+            _register_solve(con)
         if from_stdin:
             from pipeline.shell import interactive, script
 

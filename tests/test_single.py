@@ -88,12 +88,14 @@ def test_rook_rectangles_are_nim_and_queen_rectangles_wythoff() -> None:
     """docs/definitions.md §7: sg_Rook(R(r,c)) = (r−1) xor (c−1); Queen on R(r,c) is Wythoff
     W(r−1, c−1), a P-position iff a = ⌊(b − a)·φ⌋ for a ≤ b (queries/chess/sec3_6_wythoff.sql)."""
     phi = (1 + math.sqrt(5)) / 2
-    for r in range(1, 33):
-        for c, parts in enumerate([(c,) * r for c in range(1, 33)], start=1):
-            rook = solve_record("rook", parts)
-            assert rook["sg"] == (r - 1) ^ (c - 1), (r, c)
-            a, b = sorted((r - 1, c - 1))
-            assert (solve_record("queen", parts)["sg"] == 0) == (a == math.floor((b - a) * phi)), (r, c)
+    # All r, c ≤ 32, and wide ones whose values need more than one 64-bit word of options.
+    shapes = [(r, c) for r in range(1, 33) for c in range(1, 33)]
+    shapes += [(r, c) for r in (1, 2, 5, 70) for c in (65, 100, 130)]
+    for r, c in shapes:
+        parts = (c,) * r
+        assert solve_record("rook", parts)["sg"] == (r - 1) ^ (c - 1), (r, c)
+        a, b = sorted((r - 1, c - 1))
+        assert (solve_record("queen", parts)["sg"] == 0) == (a == math.floor((b - a) * phi)), (r, c)
 
 
 def test_lctr_rectangles_follow_lemmas_5_to_8() -> None:

@@ -129,14 +129,15 @@ def general_kernel_rate(game_id: str, n: int) -> float:
     """Records per second of the general moveset kernel (``solve_moveset``) alone on every shard
     of n, one thread, nothing written: what LCTR and Downright cost before their lean kernel
     (pipeline/games/topleft.py), which ``kernel_rate`` measures."""
-    from pipeline.games.moveset import _output_arrays, solve_moveset
+    from pipeline.games.moveset import solve_moveset
+    from pipeline.games.walk import output_arrays
 
     game = get_game(game_id)
     ms = game.moveset
 
     def solve(m: int, spec, reach: np.ndarray) -> int:
         values, offsets = flatten_prefixes(spec.prefixes)
-        out = _output_arrays(spec.records, spec.part_values, spec.largest_values)
+        out = output_arrays(spec.records, spec.part_values, spec.largest_values)
         return solve_moveset(m, values, offsets, game._steps, game._rays, ms.exits,
                              ms.all_cells_reachable(), reach, ms.bitset_words(m),
                              ms.same_row_reach(), True, out)
@@ -242,9 +243,10 @@ _LAUNCHER = (
 
 #: What a multi-game run shares (pipeline/runner.py): "yes" everything (the default of a run),
 #: "no-partners" the partition columns but LCTR and Downright solved apart
-#: (``SOLVE_PARTNERS_TOGETHER`` off), "no" nothing (``SHARE_PARTITION_COLUMNS`` off).
-SHARING = {"yes": "", "no-partners": "r.SOLVE_PARTNERS_TOGETHER = False; ",
-           "no": "r.SHARE_PARTITION_COLUMNS = False; "}
+#: (``run(..., solve_partners_together=False)``), "no" nothing (``share_partition_columns=False``):
+#: the command's run with that argument.
+SHARING = {"yes": "", "no-partners": "r.run = functools.partial(r.run, solve_partners_together=False); ",
+           "no": "r.run = functools.partial(r.run, share_partition_columns=False); "}
 
 
 #: Before the timed run, a run of n = 12 into a store of its own, in the same process: numba's
@@ -265,7 +267,7 @@ def end_to_end(games: list[str], min_n: int, max_n: int, jobs: int, share: str =
     out = tmp / "results"
     warm_up = _WARM_UP.format(games=",".join(games), out=str(tmp / "warm-up"), jobs=str(jobs)) if warm else ""
     start = ("-m", "pipeline.cli") if share == "yes" and not warm else (
-        "-c", f"import sys; import pipeline.runner as r; {SHARING[share]}{warm_up}"
+        "-c", f"import functools, sys; import pipeline.runner as r; {SHARING[share]}{warm_up}"
               "from pipeline.cli import main; sys.exit(main(sys.argv[1:]))")
     cmd = [sys.executable, *start, "run", "--games", ",".join(games),
            "--min-n", str(min_n), "--max-n", str(max_n), "--out", str(out), "--jobs", str(jobs), "--quiet"]

@@ -35,7 +35,7 @@ _RUN = """
 import sys, time
 sys.path.insert(0, {root!r})
 if {no_hash}:
-    import pipeline.parquet as parquet
+    import pipeline.parquet.writer as parquet
 
     class _NoHash:
         def update(self, data):

@@ -47,6 +47,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="solver threads (default: all cores; means nothing with --scheduler, where the "
                         "workers' threads solve)")
     r.add_argument("--force", action="store_true", help="recompute (game, n) jobs already complete")
+    r.add_argument("--keep", default="all", metavar="all|none|CONDITION",
+                   help="records to write: all (default), none (summaries only) or a SQL condition "
+                        "over a record's columns, e.g. \"sg = 0 OR NOT domestic\"; the summaries "
+                        "cover every record")
     r.add_argument("--repair", action="store_true",
                    help="hash every byte of the complete (game, n) in range and recompute the damaged "
                         "ones (without it, a stat of each file finds missing, resized or rewritten files)")
@@ -72,7 +76,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--adopt", action="store_true",
                    help="give the (game, n) of a store written by an older partgames (commit records "
                         "without a list of files) commit records of their files as they are, once "
-                        "their row counts match")
+                        "their row counts match, and every (game, n) committed without a summary "
+                        "the summary of its records")
 
     s = sub.add_parser("sql", help="run DuckDB SQL over the records (views: one per game, records)")
     s.add_argument("query", nargs="?", default=None,
@@ -232,6 +237,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             force=args.force, max_records=args.shard_records,
             progress=not args.quiet, repair=args.repair, space_check=not args.no_space_check,
             say=lambda line: print(line, file=sys.stderr, flush=True), cluster=cluster,
+            keep=args.keep,
             selection=selection,
         )
         print(summary.line())
@@ -245,6 +251,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             with store.writer():
                 if args.adopt:
                     print(f"adopted {len(store.adopt()):,} (game, n) written by an older partgames")
+                    print(f"summarised {len(store.add_summaries()):,} (game, n) committed without "
+                          "a summary")
                 sound, damaged = store.committed(deep=args.deep, rows=True, restamp=True)
         except (StoreError, OSError):  # a run holds the store, or it is read-only to this user
             if args.adopt:
@@ -252,7 +260,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             sound, damaged = store.committed(deep=args.deep, rows=True)
         for damage in damaged:
             print(f"damaged: {damage.line()}")
-        records = sum(record["records"] for _, _, record in sound)
+        records = sum(record.get("kept_records", record["records"]) for _, _, record in sound)
         files = sum(len(record["files"]) for _, _, record in sound)
         print(f"{len(sound)} (game, n) sound ({records:,} records in {files:,} files"
               f"{', every byte hashed' if args.deep else ''}), {len(damaged)} damaged, "
@@ -286,7 +294,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if args.command == "verify":
         from pipeline.storage import write_text_atomic
-        from pipeline.verify import markdown_report, provenance_lines, result_lines, summary_lines, verify
+        from pipeline.verify import (
+            kept_lines,
+            markdown_report,
+            provenance_lines,
+            result_lines,
+            summary_lines,
+            verify,
+        )
 
         def show(result) -> None:  # each statement's lines as it ends (text format)
             print("\n".join(result_lines(result)), flush=True)
@@ -303,7 +318,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                 raise UsageError(f"--report {report}: directory {report.parent} does not exist")
         results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
                          min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
-        provenance = provenance_lines(args.results, args.min_n, args.max_n)
+        provenance = (kept_lines(args.results, args.min_n, args.max_n)
+                      + provenance_lines(args.results, args.min_n, args.max_n))
         if args.format == "json":
             print(json.dumps([r.as_dict() for r in results], default=str))
         else:

@@ -20,7 +20,7 @@ import duckdb
 import pyarrow as pa
 
 from pipeline.errors import UsageError
-from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, SLOWNIM_SCHEMA
+from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, SLOWNIM_SCHEMA, SUMMARY_SCHEMA, summary_row
 from pipeline.storage import Store, StoreError
 
 
@@ -65,7 +65,8 @@ def _escape(text: str) -> str:
 
 
 _JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards": "BIGINT",
-                "version": "VARCHAR", "code": "VARCHAR", "bytes": "BIGINT", "selection": "VARCHAR"}
+                "kept": "VARCHAR", "kept_records": "BIGINT", "version": "VARCHAR", "code": "VARCHAR",
+                "bytes": "BIGINT", "selection": "VARCHAR"}
 
 
 def _files_list(paths: list[str]) -> str:
@@ -184,7 +185,8 @@ def explain(exc: Exception, query: str | None = None) -> str:
 
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
             max_n: int | None = None, settings: dict[str, str] | None = None,
-            on_damage: Callable[[str], None] = _warn) -> duckdb.DuckDBPyConnection:
+            on_damage: Callable[[str], None] = _warn, whole_only: bool = False,
+            ) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views of the store at ``results``, holding the
     records with ``min_n ≤ n ≤ max_n`` (every record by default). ``settings``: DuckDB settings
     by name (``memory_limit``, ``threads``), set before anything is read; a value DuckDB refuses
@@ -193,6 +195,10 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     Small stores are copied into temporary tables, which makes catalogue runs on them an order
     of magnitude faster; large ones are read in place. ``on_damage`` receives one line per
     damaged (game, n) left out of the views (standard error by default).
+
+    The ``summaries`` view has one row per sound (game, n) with a summary, whatever its run kept
+    (:mod:`pipeline.summaries`). ``whole_only``: the record views and ``jobs`` hold only the
+    (game, n) whose records were all kept (``run --keep all``), as ``verify`` needs.
     """
     if min_n is not None and max_n is not None and min_n > max_n:
         raise StoreError(f"--min-n ({min_n}) is above --max-n ({max_n})")
@@ -228,19 +234,29 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
                   f"(`partgames run` recomputes it, `partgames check` lists the damage)")
     files: dict[str, list[str]] = {}
     jobs = []
+    summaries = []
+    unsummarised = 0
     for game, n, record in sound:
         if not _in_range(n, min_n, max_n):
+            continue
+        if "summary" in record:
+            summaries.append(summary_row(game, n, record))
+        else:
+            unsummarised += 1
+        kept = record.get("kept", "all")
+        if whole_only and kept != "all":
             continue
         job = (root / f"game={game}" / f"n={n}").as_posix()
         files.setdefault(game, []).extend(f"{job}/{f['name']}" for f in record["files"])
         jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
+                     "kept": kept, "kept_records": record.get("kept_records", record["records"]),
                      "version": record.get("version"), "code": record.get("code"),
                      "bytes": sum(f["bytes"] for f in record["files"]),
                      # a family run's or partitions file's (game, n): which one (NULL: every
                      # partition of n, an exhaustive run's)
                      "selection": record.get("selection")})
     games = sorted(files)
-    small = sum(j["records"] for j in jobs) < MATERIALIZE_BELOW
+    small = sum(j["kept_records"] for j in jobs) < MATERIALIZE_BELOW
     for game in games:
         source = _read_files(files[game])
         if small:
@@ -262,6 +278,11 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
         [(c, {"VARCHAR": pa.string(), "BIGINT": pa.int64()}[t]) for c, t in _JOB_COLUMNS.items()]))
     con.register("_jobs_table", jobs_table)
     con.execute("CREATE VIEW jobs AS SELECT * FROM _jobs_table ORDER BY game, n")
+    if unsummarised:
+        on_damage(f"partgames: warning: {unsummarised} (game, n) have no summary (an older partgames "
+                  "committed them); `partgames check --adopt` adds them")
+    con.register("_summaries_table", pa.Table.from_pylist(summaries, schema=SUMMARY_SCHEMA))
+    con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in games)
         source = union if small else _read_files([f for g in games for f in files[g]])

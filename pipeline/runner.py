@@ -17,6 +17,7 @@ share one process, so a run of a few seconds keeps its cores solving.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import queue
 import shutil
@@ -30,18 +31,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline import __version__, source_digest
 from pipeline.errors import PartgamesError
 from pipeline.games import MAX_N, Game, GameError, get_game
-from pipeline.games.base import partition_columns
+from pipeline.games.columns import partition_columns
 from pipeline.games.selection import Selection, SelectionGame
 from pipeline.games.single import MAX_N as SINGLE_MAX_N
 from pipeline.games.single import SolveError
+from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
 from pipeline.schema import PARTITION_COLUMNS
-from pipeline.storage import SHARD_FORMAT, Store
+from pipeline.storage import SHARD_FORMAT, Store, read_commit
+from pipeline.summaries import merge, summarize_table
 
 if TYPE_CHECKING:
     from pipeline.cluster import ClusterOptions
@@ -58,15 +60,6 @@ RECORDS_IN_MEMORY = 1 << 20
 #: holding the GIL), against 40 ms of kernel for 2^16 records (2^16: 8 % slower than 2^18 with
 #: 2 jobs, 2^15: 25 % slower, two runs each).
 MIN_SHARD_RECORDS = 1 << 16
-#: Games with the same ``record_order`` (the board games) solve each shard in turn and share its
-#: partition columns (:class:`_SharedShard`). False: every game's shard is a task of its own
-#: (``benchmarks/bench.py`` measures the difference with it).
-SHARE_PARTITION_COLUMNS = True
-#: In such a shard, a game with a partner among the games after it (``Game.partner_in``: LCTR
-#: and Downright) solves both in one kernel call (pipeline/games/topleft_pair.py), and the
-#: partner takes its table when its turn comes. False: each game solves its own (for
-#: ``benchmarks/bench.py``).
-SOLVE_PARTNERS_TOGETHER = True
 
 
 def default_shard_records(jobs: int) -> int:
@@ -248,6 +241,8 @@ class _SharedShard:
     reuse: ChunkReuse = field(default_factory=lambda: ChunkReuse(PARTITION_COLUMNS))
     #: Tables of games after the current one, solved with it (``Game.partner_in``), by game id.
     solved: dict[str, pa.Table] = field(default_factory=dict)
+    #: Games with a partner solve both in one kernel call (False: each its own; see :func:`run`).
+    partners: bool = True
 
     def solve(self, game: Game, n: int, shard: int, size: int) -> pa.Table:
         """``game``'s table of this shard (the next game's, in order): taken from
@@ -257,8 +252,7 @@ class _SharedShard:
         if table is not None:
             return table
         later = self.games[len(self.games) - self.games_left + 1:]
-        find = getattr(game, "partner_in", None) if SOLVE_PARTNERS_TOGETHER else None
-        partner = find(later) if find is not None else None
+        partner = game.partner_in(later) if self.partners else None
         if partner is None:
             if self.columns is None:
                 return game.solve_shard(n, shard, size)
@@ -269,7 +263,7 @@ class _SharedShard:
 
 
 def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading.Lock,
-               ) -> Iterator[tuple[Game, int, int, int, _SharedShard | None]]:
+               partners: bool = True) -> Iterator[tuple[Game, int, int, int, _SharedShard | None]]:
     """The shards of the tasks this thread takes from the shared queue, in order, until the queue
     is empty or the run stops; each with the :class:`_SharedShard` of its task's games, if they
     are several.
@@ -279,7 +273,7 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
     (``serial_lock``): such a game keeps every smaller total in memory, bounded per game
     (docs/performance.md), so two at once could pass the bound. A thread that finds the lock taken leaves the
     chain in the queue and takes other work first. The lock is released when the chain ends or
-    the generator is closed.
+    the generator is closed. ``partners``: as in :func:`run`.
     """
     while not stop.is_set():
         try:
@@ -295,11 +289,9 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
             continue
         try:
             for game in games:
-                reserve = getattr(game, "reserve", None)  # allocate once for the chain's largest n
-                if reserve is not None:
-                    reserve(max(n for n, _, _ in items))
+                game.reserve(max(n for n, _, _ in items))  # allocate once for the chain's largest n
             for n, shard, size in items:
-                group = _SharedShard(games, len(games)) if len(games) > 1 else None
+                group = _SharedShard(games, len(games), partners=partners) if len(games) > 1 else None
                 for game in games:
                     if stop.is_set():
                         return
@@ -311,7 +303,7 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
 
 def _solve_and_write_iter(
     store: Store, shards: Iterator[tuple[Game, int, int, int, _SharedShard | None]],
-    budget: _RecordBudget, stop: threading.Event,
+    budget: _RecordBudget, stop: threading.Event, keep: KeepFilter = KEEP_ALL,
 ) -> Iterator[ShardResult]:
     """Solve shards in order and write each one in a thread while the next one is solved.
 
@@ -320,7 +312,8 @@ def _solve_and_write_iter(
     speed during writes), so compression and writing run beside the kernel, not after it.
     At most one solved shard waits for the writer, and every shard's records are taken
     from ``budget`` until it is on disk: memory stays bounded whatever the number of threads.
-    Yields each shard once it is on disk.
+    Yields each shard once it is on disk. ``keep``: the records written (the summary staged
+    with each shard covers all of them).
     """
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="partgames-writer") as writer:
         pending: Future | None = None
@@ -348,7 +341,7 @@ def _solve_and_write_iter(
                 if pending is not None:
                     yield pending.result()
                 pending = writer.submit(_write_shard, store, game.game_id, n, shard, table,
-                                        group.reuse if group is not None else None)
+                                        group.reuse if group is not None else None, keep)
                 submitted = True
             finally:
                 # The writer holds the shard now and gives its records back once it is on disk;
@@ -366,12 +359,16 @@ def _solve_and_write_iter(
 
 
 def _write_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table,
-                 reuse: ChunkReuse | None = None) -> ShardResult:
-    size = store.write_shard(game_id, n, shard, table, reuse).bytes
-    overflow = table.num_rows - pc.sum(
-        pc.and_(pc.is_valid(table["nodes"]), pc.is_valid(table["leaves"]))
-    ).as_py() if table.num_rows else 0
-    return game_id, n, shard, table.num_rows, size, int(overflow)
+                 reuse: ChunkReuse | None = None, keep: KeepFilter = KEEP_ALL) -> ShardResult:
+    """Summarise a solved shard and stage it with the records ``keep`` selects. Filtered
+    records are not the arrays the shard's other games share, so they are written without
+    ``reuse``."""
+    summary = summarize_table(table)
+    kept = keep.select(table)
+    if kept is not table:
+        reuse = None
+    size = store.write_shard(game_id, n, shard, kept, reuse, summary=summary).bytes
+    return game_id, n, shard, table.num_rows, size, summary["overflow"]
 
 
 def run(
@@ -387,6 +384,9 @@ def run(
     space_check: bool = True,
     say: Callable[[str], None] | None = None,
     cluster: ClusterOptions | None = None,
+    keep: str = "all",
+    share_partition_columns: bool = True,
+    solve_partners_together: bool = True,
     selection: Selection | None = None,
 ) -> RunSummary:
     """Compute and store the records of every game for every n in [min_n, max_n].
@@ -402,6 +402,11 @@ def run(
     and bytes to write are estimated (:func:`estimate`) and said; a run whose bytes exceed the
     free space of the store's filesystem is refused unless ``space_check`` is False.
 
+    ``keep``: the records written, ``all``, ``none`` or a SQL condition over a record's columns
+    (:mod:`pipeline.keep`); the summary of every (game, n) (:mod:`pipeline.summaries`) covers
+    every record whatever is kept. A complete (game, n) kept otherwise is refused without
+    ``force``.
+
     ``cluster``: solve the shards as tasks on a Dask cluster (:mod:`pipeline.cluster`) instead
     of ``jobs`` local threads; everything else is the same.
 
@@ -409,6 +414,13 @@ def run(
     for a (game, n) started afresh, and the staged plan's for one being resumed, so that a run
     resumed with other ``--jobs`` keeps its finished shards. Given, it applies to every (game, n)
     (staged shards of another size are then dropped).
+
+    Two levers for ``benchmarks/bench.py``, which measures what they save: games with the same
+    ``record_order`` (the board games) solve each shard in turn and share its partition columns
+    (:class:`_SharedShard`) unless ``share_partition_columns`` is False (every game's shard a task
+    of its own); in such a shard a game with a partner among the games after it
+    (``Game.partner_in``: LCTR and Downright) solves both in one kernel call unless
+    ``solve_partners_together`` is False (local runs only).
     """
     if min_n < 1:
         raise RunError(f"--min-n must be at least 1 (got {min_n})")
@@ -433,6 +445,10 @@ def run(
             games = [SelectionGame(g.game_id, selection) for g in games]
         except SolveError as exc:
             raise RunError(str(exc)) from exc
+    try:
+        keep_filter = KeepFilter.parse(keep, list({g.schema.to_string(): g.schema for g in games}.values()))
+    except KeepError as exc:
+        raise RunError(str(exc)) from None
     if cluster is not None:
         jobs = 1  # shards of the largest size: a task's overhead on a cluster is milliseconds
     use_run_allocators()
@@ -440,7 +456,9 @@ def run(
     with store.writer():  # one run per store (StoreError if another holds it)
         check_store_selection(store, selection)
         return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
-                          repair, space_check, say or (lambda _line: None), cluster)
+                          repair, space_check, say or (lambda _line: None), cluster, keep_filter,
+                          share_partition_columns=share_partition_columns,
+                          solve_partners_together=solve_partners_together)
 
 
 def check_store_selection(store: Store, selection: Selection | None) -> None:
@@ -463,10 +481,11 @@ def check_store_selection(store: Store, selection: Selection | None) -> None:
 DEFAULT_BYTES_PER_RECORD = 24.0
 
 
-def estimate(store: Store, jobs: list[tuple[Game, int]]) -> tuple[int, int]:
-    """(records, bytes) a run of these (game, n) jobs writes: p(n) records each (the game's
-    ``positions``), at the bytes per record of the game's largest committed n in this store
-    (:data:`DEFAULT_BYTES_PER_RECORD` without one)."""
+def estimate(store: Store, jobs: list[tuple[Game, int]], keep: KeepFilter = KEEP_ALL) -> tuple[int, int]:
+    """(records, bytes) a run of these (game, n) jobs solves and writes: p(n) records each (the
+    game's ``positions``), at the bytes per record of the game's largest committed n in this
+    store (:data:`DEFAULT_BYTES_PER_RECORD` without one). With ``keep`` none no record is
+    written (0 bytes: a commit record is a few kB); with a condition, the bytes are a bound."""
     records = total = 0
     per_record: dict[str, float] = {}
     for game, n in jobs:
@@ -475,7 +494,7 @@ def estimate(store: Store, jobs: list[tuple[Game, int]]) -> tuple[int, int]:
         count = game.positions(n)
         records += count
         total += int(count * per_record[game.game_id])
-    return records, total
+    return records, 0 if keep.keeps_none else total
 
 
 def _size(count: float) -> str:
@@ -492,10 +511,26 @@ def _size(count: float) -> str:
 
 def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: int, force: bool,
                max_records: int | None, progress: bool, repair: bool, space_check: bool,
-               say: Callable[[str], None], cluster: ClusterOptions | None = None) -> RunSummary:
+               say: Callable[[str], None], cluster: ClusterOptions | None = None,
+               keep: KeepFilter = KEEP_ALL, share_partition_columns: bool = True,
+               solve_partners_together: bool = True) -> RunSummary:
     """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
+    if not force:
+        # Records kept by another --keep are not what this run would keep: a (game, n) is
+        # kept one way, so that `jobs` and verify can say what each holds.
+        for game in games:
+            for n in range(min_n, max_n + 1):
+                if not store.job_dir(game.game_id, n).exists():
+                    continue
+                try:
+                    kept = read_commit(store.job_dir(game.game_id, n)).get("kept", "all")
+                except Exception:  # noqa: BLE001 (a damaged commit record: recomputed below)
+                    continue
+                if kept != keep.text:
+                    raise RunError(f"game={game.game_id} n={n} is complete with --keep {kept!r}, "
+                                   f"not {keep.text!r}: pass --force to recompute it with this --keep")
 
     # What to compute: every (game, n) not complete, and every complete one found damaged.
     todo: list[tuple[Game, int]] = []  # a committed (game, n) is replaced by its commit
@@ -517,14 +552,16 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
                 todo.append((game, n))
             else:
                 todo.append((game, n))
-    records, size = estimate(store, todo)
+    records, size = estimate(store, todo, keep)
     free = shutil.disk_usage(store.root).free
+    about = "about" if keep.keeps_all or keep.keeps_none else "at most"  # a condition keeps some
     if space_check and size > free:
-        raise RunError(f"the run would write about {_size(size)} and {store.root} has {_size(free)} "
-                       f"free: lower --max-n, free space, or pass --no-space-check")
+        raise RunError(f"the run would write {about} {_size(size)} and {store.root} has {_size(free)} "
+                       f"free: lower --max-n, free space, keep fewer records (--keep), or pass "
+                       f"--no-space-check")
     if todo and progress:  # beside the progress bars
         say(f"partgames: {len(todo)} (game, n) to compute: about {records:,} records, "
-            f"{_size(size)} ({_size(free)} free in {store.root})")
+            f"{about} {_size(size)} written ({_size(free)} free in {store.root})")
 
     # Plan: what is missing, per game and n.
     pending: dict[tuple[str, int], set[int]] = {}
@@ -546,15 +583,15 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
             # is how a user recomputes complete (game, n) after an upgrade or a fix).
             plan = {"game": game.game_id, "n": n, "max_records": size, "shards": count,
                     "shard_format": SHARD_FORMAT, "version": __version__, "code": source_digest(),
-                    "schema": game.schema.to_string(), **getattr(game, "commit_fields", {})}
+                    "schema": game.schema.to_string(), "keep": keep.text,
+                    **getattr(game, "commit_fields", {})}
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
             shard_size[(game.game_id, n)] = size
             totals[game.game_id] = totals.get(game.game_id, 0) + game.positions(n)
             if game.parallel:
-                order = (getattr(game, "record_order", None) if SHARE_PARTITION_COLUMNS else None
-                         ) or ("game", game.game_id)
+                order = (game.record_order if share_partition_columns else None) or ("game", game.game_id)
                 for k in missing:
                     groups.setdefault((order, n, k, size), []).append(game)
             else:
@@ -579,25 +616,25 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
         left = pending[(game_id, n)]
         left.discard(shard)
         if not left:
-            _finish(store, by_id[game_id], n, shard_size[(game_id, n)])
+            _finish(store, by_id[game_id], n, shard_size[(game_id, n)], keep)
             summary.jobs_done += 1
             del pending[(game_id, n)]
 
     # (game, n) jobs with nothing left to compute (all shards found in staging).
     for key in [k for k, left in pending.items() if not left]:
-        _finish(store, by_id[key[0]], key[1], shard_size[key])
+        _finish(store, by_id[key[0]], key[1], shard_size[key], keep)
         summary.jobs_done += 1
         del pending[key]
 
     try:
         if cluster is None:
-            _solve_all(store, deque(serial + shards), jobs, record_done)
+            _solve_all(store, deque(serial + shards), jobs, record_done, solve_partners_together, keep)
         elif serial or shards:
             from pipeline import cluster as dask_cluster  # Dask only for a cluster run
 
             summary.tasks_per_worker = dask_cluster.solve_all(
                 store.root, [([g.game_id for g in gs], items) for gs, items in serial + shards],
-                cluster, solve_task, record_done)
+                cluster, functools.partial(solve_task, keep=keep.text), record_done)
     finally:
         for bar in (bars or {}).values():
             bar.close()
@@ -612,8 +649,8 @@ def _shard_order(task: Task) -> tuple[int, int]:
     together (the longest-processing-time rule): a shard's records where its game tells them
     (``shard_records``), else its position."""
     games, [(n, shard, size)] = task
-    records = getattr(games[0], "shard_records", None)
-    return -n, -records(n, shard, size) if records is not None else shard
+    records = games[0].shard_records(n, shard, size)
+    return -n, -records if records is not None else shard
 
 
 class CodeMismatch(PartgamesError):
@@ -621,11 +658,12 @@ class CodeMismatch(PartgamesError):
 
 
 def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int, int]],
-               code: str) -> tuple[str, list[ShardResult]]:
+               code: str, keep: str = "all") -> tuple[str, list[ShardResult]]:
     """One task of a cluster run, on a worker: the shards ``items`` of the games ``game_ids``
     solved and written into the store's staging area as a local run's thread does, after the
     worker's code is found to be the client's (``code``, :func:`pipeline.source_digest`).
-    Returns the worker's address and the shards' results (no records)."""
+    ``keep``: the run's ``--keep`` (checked by the client). Returns the worker's address and
+    the shards' results (no records)."""
     import distributed
 
     worker = distributed.get_worker().address
@@ -638,7 +676,8 @@ def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int,
     stop = threading.Event()
     shards = _shards_of(deque([(games, items)]), stop, threading.Lock())
     try:
-        return worker, list(_solve_and_write_iter(store, shards, _RecordBudget(RECORDS_IN_MEMORY), stop))
+        return worker, list(_solve_and_write_iter(store, shards, _RecordBudget(RECORDS_IN_MEMORY), stop,
+                                                  KeepFilter(keep)))
     finally:
         shards.close()
 
@@ -647,13 +686,14 @@ _THREAD_DONE = object()  # a solver thread's last message
 
 
 def _solve_all(store: Store, tasks: deque[Task], jobs: int,
-               record_done: Callable[[ShardResult], None]) -> None:
+               record_done: Callable[[ShardResult], None], partners: bool = True,
+               keep: KeepFilter = KEEP_ALL) -> None:
     """Solve and write every task in ``jobs`` solver threads; ``record_done`` runs in this (the
     calling) thread for each shard once it is on disk.
 
     The first error in any thread (or an interrupt here) stops the run: every thread finishes the
     shard in its hands and takes no other, and the error is raised here. A shard is on disk whole
-    or not at all (:meth:`Store.write_shard`), so a rerun resumes.
+    or not at all (:meth:`Store.write_shard`), so a rerun resumes. ``partners``: as in :func:`run`.
     """
     stop = threading.Event()
     serial_lock = threading.Lock()
@@ -661,9 +701,9 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int,
     results: queue.SimpleQueue = queue.SimpleQueue()
 
     def solver() -> None:
-        shards = _shards_of(tasks, stop, serial_lock)
+        shards = _shards_of(tasks, stop, serial_lock, partners)
         try:
-            for result in _solve_and_write_iter(store, shards, budget, stop):
+            for result in _solve_and_write_iter(store, shards, budget, stop, keep):
                 results.put(result)
         except BaseException as exc:  # noqa: BLE001 (raised again in the calling thread)
             stop.set()
@@ -694,10 +734,22 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int,
         raise error
 
 
-def _finish(store: Store, game: Game, n: int, max_records: int) -> None:
+def _finish(store: Store, game: Game, n: int, max_records: int, keep: KeepFilter) -> None:
+    """Commit a (game, n) whose shards are all staged, with the summary of all its records
+    merged from its shards' (:func:`pipeline.summaries.merge`) and what it kept."""
+    shards = game.shard_count(n, max_records)
+    summary = None
+    for part in store.staged_summaries(game.game_id, n, shards):  # one at a time: memory stays flat
+        if part is None:
+            raise RunError(f"game={game.game_id} n={n}: a staged shard has no summary")
+        summary = part if summary is None else merge([summary, part])
+    assert summary is not None
+    if summary["records"] != game.positions(n):
+        raise RunError(f"game={game.game_id} n={n}: the shards hold {summary['records']:,} records, "
+                       f"not the {game.positions(n):,} start positions")
     store.commit(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
-                                   "shards": game.shard_count(n, max_records),
-                                   "version": __version__, "code": source_digest(),
+                                   "shards": shards, "version": __version__, "code": source_digest(),
+                                   "kept": keep.text, "summary": summary,
                                    **getattr(game, "commit_fields", {})})
 
 

@@ -8,6 +8,8 @@ Every column is listed here once; the kernels fill numpy arrays with these names
 
 from __future__ import annotations
 
+from typing import Any
+
 import pyarrow as pa
 
 #: The board games of the papers (docs/definitions.md §2.1–2.2), whose records have :data:`BOARD_SCHEMA`, in
@@ -62,3 +64,50 @@ BOARD_SCHEMA = pa.schema(COMMON_FIELDS)
 SLOWNIM_SCHEMA = pa.schema(COMMON_FIELDS + SLOWNIM_FIELDS)
 
 FLAG_NAMES = ("domestic", "tame", "pet", "miserable", "forced", "returnable")
+
+#: The columns whose minimum and maximum a (game, n)'s summary keeps (:mod:`pipeline.summaries`),
+#: in this order.
+SUMMARY_MEASURES = ("nodes", "leaves", "states", "height")
+
+
+_PARTITIONS = pa.list_(pa.list_(pa.int16()))
+#: The ``summaries`` view's columns (docs/records.md): one row per (game, n).
+SUMMARY_SCHEMA = pa.schema(
+    [pa.field("game", pa.string()), pa.field("n", pa.int64()), pa.field("records", pa.int64()),
+     pa.field("kept", pa.string()), pa.field("kept_records", pa.int64()),
+     pa.field("p_positions", pa.int64()), pa.field("misere_p_positions", pa.int64()),
+     pa.field("p_in_both", pa.int64()), pa.field("overflow_records", pa.int64())]
+    + [pa.field(f"{side}_{m}{suffix}", kind)
+       for m in SUMMARY_MEASURES for side in ("min", "max")
+       for suffix, kind in (("", pa.int64()), ("_count", pa.int64()), ("_at", _PARTITIONS),
+                            ("_next", pa.int64()))]
+    + [pa.field("pairs", pa.list_(pa.struct([("sg", pa.int16()), ("sg_misere", pa.int16()),
+                                             ("records", pa.int64())]))),
+       pa.field("regions", pa.list_(pa.struct(
+           [(f, pa.bool_()) for f in FLAG_NAMES]
+           + [("records", pa.int64()), ("first", pa.list_(pa.int16())), ("first_sg", pa.int16()),
+              ("first_sg_misere", pa.int16())])))])
+
+
+def summary_row(game: str, n: int, record: dict[str, Any]) -> dict[str, Any]:
+    """The ``summaries`` row (:data:`SUMMARY_SCHEMA`) of a commit record that has a summary."""
+    s = record["summary"]
+    pairs = {(sg, sgm): c for sg, sgm, c in s["pairs"]}
+    row: dict[str, Any] = {
+        "game": game, "n": n, "records": s["records"], "kept": record.get("kept", "all"),
+        "kept_records": record.get("kept_records", record.get("records")),
+        "p_positions": sum(c for (sg, _), c in pairs.items() if sg == 0),
+        "misere_p_positions": sum(c for (_, sgm), c in pairs.items() if sgm == 0),
+        "p_in_both": pairs.get((0, 0), 0), "overflow_records": s["overflow"],
+        "pairs": [{"sg": sg, "sg_misere": sgm, "records": c} for (sg, sgm), c in sorted(pairs.items())],
+        "regions": [{**{f: bool(mask >> k & 1) for k, f in enumerate(FLAG_NAMES)}, "records": count,
+                     "first": first, "first_sg": sg, "first_sg_misere": sgm}
+                    for mask, count, first, sg, sgm in s["regions"]],
+    }
+    for m in SUMMARY_MEASURES:
+        e = s["extremes"][m]
+        for side in ("min", "max"):
+            row[f"{side}_{m}"] = e[side]
+            for suffix in ("_count", "_at", "_next"):
+                row[f"{side}_{m}{suffix}"] = e[f"{side}{suffix}"]
+    return row

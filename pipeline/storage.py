@@ -200,7 +200,7 @@ def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bo
     extra = sorted(p.name for p in job_dir.glob("*.parquet") if p.name not in listed)
     if extra:
         raise DamageError(f"file not in the commit record: {extra[0]}")
-    if sum(f["rows"] for f in record["files"]) != record.get("records"):
+    if sum(f["rows"] for f in record["files"]) != record.get("kept_records", record.get("records")):
         raise DamageError("commit record's rows do not add up to its records")
     for f in record["files"]:
         path = job_dir / f["name"]
@@ -236,11 +236,13 @@ def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bo
 
 @dataclass(frozen=True)
 class ShardFile:
-    """A shard written to staging: what its (game, n)'s commit record lists of it."""
+    """A shard solved into staging: what its (game, n)'s commit record lists of it (its file,
+    when it kept records). Its records' summary is read on its own (:meth:`Store.staged_summaries`)."""
     shard: int
     bytes: int
     rows: int
     sha256: str
+    written: bool = True  # False: no record of the shard kept, no file (``run --keep``)
 
 
 @dataclass(frozen=True)
@@ -355,6 +357,8 @@ class Store:
         info = _read_json(sdir / f"part-{shard:05d}.json")
         if info is None:
             return None
+        if info.get("written") is False:
+            return ShardFile(shard, 0, 0, "", written=False)
         for name in (staged_name(shard), shard_name(shard)):  # renamed by a commit cut short
             try:
                 if (sdir / name).stat().st_size == info.get("bytes"):
@@ -363,12 +367,18 @@ class Store:
                 continue
         return None
 
-    def write_shard(self, game_id: str, n: int, shard: int, table: pa.Table,
-                    reuse: ChunkReuse | None = None) -> ShardFile:
+    def write_shard(self, game_id: str, n: int, shard: int, table: pa.Table | None,
+                    reuse: ChunkReuse | None = None, summary: dict | None = None) -> ShardFile:
         """Write one shard into staging: a temporary file, fsync, its description
-        (``part-k.json``), then the rename to ``part-k.staged``. ``reuse``: column chunks shared
-        with the same shard of other games (see :class:`pipeline.parquet.ChunkReuse`)."""
+        (``part-k.json``, with the ``summary`` of every record the shard solved), then the rename
+        to ``part-k.staged``. ``reuse``: column chunks shared with the same shard of other games
+        (see :class:`pipeline.parquet.ChunkReuse`). ``table`` None: the shard keeps no record
+        (``run --keep``), and only its description is written."""
         sdir = self.staging_dir(game_id, n)
+        if table is None:
+            _write_json_atomic(sdir / f"part-{shard:05d}.json",
+                               {"written": False, "rows": 0, "summary": summary})
+            return ShardFile(shard, 0, 0, "", written=False)
         # Unique per writer: on a cluster a task run again (its worker lost, or the client
         # killed and its run resumed) may write the same shard at once in another thread.
         tmp = sdir / f".part-{shard:05d}.{os.getpid()}-{threading.get_ident()}.tmp"
@@ -378,24 +388,43 @@ class Store:
                 os.fsync(fh.fileno())
             info = ShardFile(shard, tmp.stat().st_size, table.num_rows, sha256)
             _write_json_atomic(sdir / f"part-{shard:05d}.json",
-                               {"bytes": info.bytes, "rows": info.rows, "sha256": info.sha256})
+                               {"bytes": info.bytes, "rows": info.rows, "sha256": info.sha256,
+                                "summary": summary})
             os.replace(tmp, sdir / staged_name(shard))
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
         return info
 
+    def staged_shards(self, game_id: str, n: int, shards: int) -> list[ShardFile]:
+        """The shards 0 … ``shards`` − 1 of a (game, n) in staging, in order; :class:`StoreError`
+        if one is missing."""
+        sdir = self.staging_dir(game_id, n)
+        found = [self._staged_shard(sdir, k) for k in range(shards)]
+        if any(s is None for s in found):
+            raise StoreError(f"game={game_id} n={n}: a shard is missing from staging")
+        return found  # type: ignore[return-value]
+
+    def staged_summaries(self, game_id: str, n: int, shards: int) -> Iterator[dict | None]:
+        """The summary staged with each shard 0 … ``shards`` − 1 of a (game, n), in order, read
+        one at a time (a (game, n) of billions of records has thousands); None where missing."""
+        sdir = self.staging_dir(game_id, n)
+        for k in range(shards):
+            info = _read_json(sdir / f"part-{k:05d}.json")
+            yield info.get("summary") if isinstance(info, dict) else None
+
     def commit(self, game_id: str, n: int, record: dict) -> None:
         """Make a (game, n) whose shards are all in staging complete, in one step for readers
-        (see the module docstring). ``record``: what the commit record says besides its files."""
+        (see the module docstring). ``record``: what the commit record says besides its files
+        and ``kept_records``, the rows they hold."""
         sdir = self.staging_dir(game_id, n)
-        shards = [self._staged_shard(sdir, k) for k in range(record["shards"])]
-        if any(s is None for s in shards):
-            raise StoreError(f"game={game_id} n={n}: a shard is missing from staging")
+        shards = self.staged_shards(game_id, n, record["shards"])
         for tmp in sdir.glob(".*.tmp"):
             tmp.unlink()
         files = []
         for s in shards:
+            if not s.written:
+                continue
             final = sdir / shard_name(s.shard)
             if (sdir / staged_name(s.shard)).exists():
                 os.rename(sdir / staged_name(s.shard), final)
@@ -403,7 +432,8 @@ class Store:
             st = final.stat()  # after the rename, which moves the file's ctime
             files.append({"name": final.name, "bytes": s.bytes, "rows": s.rows, "sha256": s.sha256,
                           "ino": st.st_ino, "ctime_ns": st.st_ctime_ns})
-        done = dict(record, files=files, committed_ns=time.time_ns())
+        done = dict(record, files=files, kept_records=sum(f["rows"] for f in files),
+                    committed_ns=time.time_ns())
         done["checksum"] = record_checksum(done)
         _write_json_atomic(sdir / COMPLETE, done)
         _commit_step()
@@ -545,6 +575,34 @@ class Store:
             _write_json_atomic(job / COMPLETE, record)
             adopted.append((game_id, n))
         return adopted
+
+    def add_summaries(self) -> list[tuple[str, int]]:
+        """Give every sound (game, n) whose commit record has no summary (an older partgames
+        wrote it) the summary of its records (:mod:`pipeline.summaries`), read from its files
+        in order after a hash of each. Returns the (game, n) summarised (the caller holds the
+        lock)."""
+        import pyarrow.parquet as pq
+
+        from pipeline.summaries import merge, summarize_table
+
+        done = []
+        for game_id, n in self.jobs():
+            job = self.job_dir(game_id, n)
+            try:
+                record = check_job(job, deep=True)
+            except DamageError:
+                continue
+            if "summary" in record or record.get("kept", "all") != "all":
+                continue
+            parts = [summarize_table(pq.read_table(job / f["name"])) for f in record["files"]]
+            summary = merge(parts)
+            if summary["records"] != record["records"]:
+                continue  # not every record of n in its files: no summary rather than a wrong one
+            record = dict(record, summary=summary)
+            record["checksum"] = record_checksum(record)
+            _write_json_atomic(job / COMPLETE, record)
+            done.append((game_id, n))
+        return done
 
     def provenance(self, min_n: int | None = None, max_n: int | None = None) -> list[tuple[str, str, int]]:
         """(code, release, number of complete (game, n)) of the complete jobs with min_n ≤ n ≤

@@ -393,7 +393,9 @@ def verify(results: str | Path, select: list[str] | None = None,
     at the end would leave the user without a line for an hour. ``settings``: DuckDB settings
     (:func:`pipeline.query.connect`)."""
     statements = load_catalogue(select=select)
-    con = connect(results, min_n=min_n, max_n=max_n, settings=settings)
+    # Only (game, n) whose records were all kept: a statement never holds on records a --keep
+    # filtered (kept_lines says which were left out).
+    con = connect(results, min_n=min_n, max_n=max_n, settings=settings, whole_only=True)
     out = []
     for st in statements:
         out.append(run_statement(con, st))
@@ -464,6 +466,20 @@ def provenance_lines(results: str | Path, min_n: int | None = None, max_n: int |
         lines.append(f"the store mixes records of {len(versions)} versions of the code: "
                      "`partgames run --force` recomputes the older ones")
     return lines
+
+
+def kept_lines(results: str | Path, min_n: int | None = None, max_n: int | None = None) -> list[str]:
+    """One line per game with (game, n) whose run kept only some records (``run --keep``): verify
+    reads none of them (their records are not every partition of n)."""
+    sound, _ = Store.open(results, create=False).committed()
+    partial: dict[tuple[str, str], list[int]] = {}
+    for game, n, record in sound:
+        kept = record.get("kept", "all")
+        if kept != "all" and (min_n is None or n >= min_n) and (max_n is None or n <= max_n):
+            partial.setdefault((game, kept), []).append(n)
+    return [f"skipped {len(ns)} (game, n) of {game} (n {min(ns)}..{max(ns)}): only the records of "
+            f"--keep {kept!r} were kept, so no statement reads them"
+            for (game, kept), ns in sorted(partial.items())]
 
 
 def markdown_report(results: list[Result], provenance: list[str] | None = None) -> str:

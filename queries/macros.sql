@@ -1,8 +1,8 @@
--- partgames DuckDB macros (SPEC §1, §2.3). Executed on every connection: pure SQL, idempotent.
+-- partgames DuckDB macros (docs/definitions.md §1, §2.3). Executed on every connection: pure SQL, idempotent.
 --
 -- Conventions
 --   * A partition is a list of integers, non-increasing, nonzero parts. [] is the partition of 0.
---   * Row/column arguments i, j are 0-based as in SPEC §1 (row 0 is the top row).
+--   * Row/column arguments i, j are 0-based as in docs/definitions.md §1 (row 0 is the top row).
 --   * DuckDB lists are 1-based: parts[1] is the largest part λ1, parts[i + 1] is row i, parts[-1]
 --     is the smallest part, parts[i + 1:] drops the top i rows. An index past the end gives NULL,
 --     a slice past the end gives []. Two-argument lambdas (lambda x, ix: ...) get a 1-based ix.
@@ -96,7 +96,7 @@ CREATE OR REPLACE MACRO blocks(parts) AS
         lambda x_: {'size': x_::INTEGER, 'mult': len(list_filter(parts, lambda y_: y_ = x_))::INTEGER});
 
 -- gen_staircase(parts) = STRUCT(k, r, c) when λ is the generalized staircase
--- G(k,r,c) = ((kc)^r, ((k−1)c)^r, …, c^r), k, r, c >= 1, else NULL. (SPEC writes a semicolon
+-- G(k,r,c) = ((kc)^r, ((k−1)c)^r, …, c^r), k, r, c >= 1, else NULL. (the definitions write a semicolon
 -- after k - this file keeps semicolons out of comments.)
 -- The representation is read off the block structure: k = number of distinct part sizes,
 -- r = the common multiplicity, c = the smallest part = the common step. So G(1,r,c) = R(r,c)
@@ -142,13 +142,13 @@ CREATE OR REPLACE MACRO is_thick_gamma(parts) AS len(list_distinct(parts)) = 2;
 CREATE OR REPLACE MACRO young_le(a, b) AS
     len(a) <= len(b) AND NOT list_contains(list_transform(a, lambda x_, ix_: x_ <= b[ix_]), false);
 
--- is_nim_reduced(parts, a): the Slow SetNim NIRB condition (SPEC §2.3) with a = min A:
+-- is_nim_reduced(parts, a): the Slow SetNim NIRB condition (docs/definitions.md §2.3) with a = min A:
 -- a · max <= Σ. Stacks may be in any order, zeros allowed. [] (all stacks empty) is reduced.
 -- Example: is_nim_reduced([3,1,1], 2) = false, is_nim_reduced([2,1,1], 2) = true.
 CREATE OR REPLACE MACRO is_nim_reduced(parts, a) AS
     a::BIGINT * coalesce(list_max(parts), 0) <= coalesce(list_sum(parts), 0);
 
--- nim_reduce(parts, a) = r(p), the Slow SetNim reduced form (SPEC §2.3, slow-exact-k-nim.txt
+-- nim_reduce(parts, a) = r(p), the Slow SetNim reduced form (docs/definitions.md §2.3, slow-exact-k-nim.txt
 -- Lemma 2.7 and Algorithm 1), with a = min A (for a record: nim_reduce(parts, moves[1]), since
 -- `moves` is sorted). r(p) = ctt(p, h): every stack higher than h is chopped to h, where h is the
 -- largest level in [0, max p] with a·h <= Σ min(p_i, h) (ctt(p, h) satisfies NIRB).
@@ -213,14 +213,14 @@ CREATE OR REPLACE MACRO is_gen_staircase_sub(parts, conj) AS
               // greatest((len(parts) - conj[-1]) // greatest(len(list_distinct(parts)) - 1, 1), 1))))
     END;
 
--- cell_grid(game, parts): the box grid of a board game on λ, as the papers draw it (SPEC §7):
+-- cell_grid(game, parts): the box grid of a board game on λ, as the papers draw it (docs/definitions.md §7):
 -- one row per row i of the Young diagram, top first, holding sg and sg_misere of λ[i,j] for its
 -- cells j = 0, 1, … left to right, separated by spaces ('?' where λ[i,j] has no record: n
 -- beyond the store). game is a view name ('lctr', 'king', 'moves_1.3_3.1', …), not Slow SetNim,
 -- whose positions are not cells). Reads the records of every n up to |λ|: bound a big store
 -- with --max-n.
 -- Example: FROM cell_grid('king', [5,5,3,2,1]) gives sg rows '2 1 0 2 1', '0 3 2 1 0', '2 1 0',
--- '1 0', '0' (SPEC §7).
+-- '1 0', '0' (docs/definitions.md §7).
 CREATE OR REPLACE MACRO cell_grid(game, parts) AS TABLE
     WITH cells AS (
         SELECT i::INTEGER AS i, j::INTEGER AS j, subpartition(parts, i, j) AS sub
@@ -249,11 +249,11 @@ CREATE OR REPLACE MACRO stored(game_, n_, view_ := 'jobs') AS
 
 -- ---- Followers: the store checked against itself (queries/consistency/) ----------------------
 
--- pair_domestic(sg, sg_misere), pair_tame(…), pair_pet(…): the local conditions of SPEC §5 at
+-- pair_domestic(sg, sg_misere), pair_tame(…), pair_pet(…): the local conditions of docs/definitions.md §5 at
 -- one position, which its pair (sg, sg_misere) decides: domestic: not (0,k) nor (k,0) with k >= 2,
 -- tame: (0,1), (1,0) or (k,k), pet: (0,1), (1,0) or (k,k) with k >= 2. A record whose flag is true
 -- must satisfy the condition at its own pair (the start is a reachable position), and miserable
--- implies tame (SPEC §5's nesting), so a flag statement is backed by the pair it summarises.
+-- implies tame (docs/definitions.md §5's nesting), so a flag statement is backed by the pair it summarises.
 -- Example: pair_domestic(0, 2) = false, pair_tame(2, 1) = false, pair_pet(1, 1) = false.
 CREATE OR REPLACE MACRO pair_domestic(sg, sg_misere) AS
     NOT ((sg = 0 AND sg_misere >= 2) OR (sg_misere = 0 AND sg >= 2));
@@ -262,7 +262,7 @@ CREATE OR REPLACE MACRO pair_tame(sg, sg_misere) AS
 CREATE OR REPLACE MACRO pair_pet(sg, sg_misere) AS
     (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0) OR (sg = sg_misere AND sg >= 2);
 
--- moveset(game) = STRUCT(steps, rays, exits) of a board game (SPEC §2.1-2.2, the table of
+-- moveset(game) = STRUCT(steps, rays, exits) of a board game (docs/definitions.md §2.1-2.2, the table of
 -- pipeline/games/moveset.py's BUILTIN): steps and rays are lists of offsets [a, b] (a rows down,
 -- b columns right), a ray repeated k >= 1 times, exits: a step may leave the diagram into the
 -- terminal position () (LCTR only). A user moveset is read from its id: 'moves_1.3_3.1' has the
@@ -288,9 +288,9 @@ CREATE OR REPLACE MACRO moveset(game) AS
     END::STRUCT(steps INTEGER[][], rays INTEGER[][], exits BOOLEAN);
 
 -- board_followers(parts, ms) = the positions reached by the moves of moveset ms (moveset(game))
--- from λ = parts, one entry per move as SPEC §4 counts them: the step (a, b) when cell (a, b)
+-- from λ = parts, one entry per move as docs/definitions.md §4 counts them: the step (a, b) when cell (a, b)
 -- exists (any step for LCTR, to () when the cell does not exist), the ray (a, b) once for each
--- k >= 1 with cell (ka, kb) in λ, each reaches λ[a,b] (SPEC §2.2). [] for a terminal position.
+-- k >= 1 with cell (ka, kb) in λ, each reaches λ[a,b] (docs/definitions.md §2.2). [] for a terminal position.
 -- Example: board_followers([2,1], moveset('king')) = [[1], [1]] ((0,1) and (1,0) both reach (1),
 -- two moves, the cell (1,1) is absent), board_followers([1], moveset('lctr')) = [[], []],
 -- board_followers([3,3,2], moveset('rook')) = [[2,2,1], [1,1], [3,2], [2]].
@@ -309,7 +309,7 @@ CREATE OR REPLACE MACRO board_followers(parts, ms) AS
     )::SMALLINT[][];
 
 -- sn_move_masks(parts, moves) = the moves of Slow SetNim SN(s, A) from the stacks parts (the
--- nonzero heights, non-increasing) with A = moves, one per distinct multiset reached (SPEC §2.3):
+-- nonzero heights, non-increasing) with A = moves, one per distinct multiset reached (docs/definitions.md §2.3):
 -- each a bitmask over the stacks (bit i: stack i + 1 loses a token), ℓ ∈ A bits in all. Taking the
 -- token from the last stacks of each block of equal heights keeps the heights non-increasing, so
 -- the masks that take a suffix of every block name each multiset once.
@@ -334,14 +334,14 @@ CREATE OR REPLACE MACRO sn_followers(parts, moves) AS
     list_transform(sn_move_masks(parts, moves),
         lambda m_: list_filter(sn_after(parts, m_), lambda x_: x_ > 0))::SMALLINT[][];
 
--- mex(xs) = the least non-negative integer not in xs (SPEC §3).  Example: mex([0, 2, 1, 4]) = 3,
+-- mex(xs) = the least non-negative integer not in xs (docs/definitions.md §3).  Example: mex([0, 2, 1, 4]) = 3,
 -- mex([]) = 0.
 CREATE OR REPLACE MACRO mex(xs) AS
     list_min(list_filter(range(len(xs) + 1), lambda v_: NOT list_contains(xs, v_)));
 
 -- value_bit(v) = 2^v as a HUGEINT for 0 <= v <= 126, 0 otherwise: bit_or(value_bit(sg)) over a
 -- position's followers is the set of their values as one number, far cheaper to aggregate than
--- a list. mex_of_bits(m) = the least v whose bit is not set (SPEC §3's mex), NULL when bits 0-126
+-- a list. mex_of_bits(m) = the least v whose bit is not set (docs/definitions.md §3's mex), NULL when bits 0-126
 -- are all set (a mex of 127 or more, i.e. a position with at least 127 moves: n >= 125).
 -- (m + 1) & ~m isolates the lowest clear bit, 2^mex, 2^mex − 1 has mex bits set.
 -- Example: mex_of_bits(value_bit(0) | value_bit(1) | value_bit(3)) = 2, mex_of_bits(0) = 0.
@@ -389,20 +389,20 @@ CREATE OR REPLACE MACRO board_follower_keys(key, parts, conj, ms) AS
     );
 
 -- follower_check(records, edges): the records of the view or CTE named `records` that disagree
--- with their followers' records: the game tree of SPEC §3-5 unrolled one move. `records` has the
+-- with their followers' records: the game tree of docs/definitions.md §3-5 unrolled one move. `records` has the
 -- columns of a record and key = partition_key(parts), `edges` has one row per move: game, key,
 -- sg, sg_misere of the position x moved from and fkey, the key of the position moved to
 -- (board_follower_keys, or partition_key of each sn_followers entry). A follower () (fkey 0) has
 -- no record: it is the terminal position of LCTR and of Slow SetNim (sg 0, sg_misere 1, one node,
 -- one leaf, one state, height 0, every flag true). From the followers y of x (a terminal x has
 -- none):
---   sg = mex sg(y), sg_misere = mex sg_misere(y), with sg_misere = 1 at a terminal (SPEC §3,
+--   sg = mex sg(y), sg_misere = mex sg_misere(y), with sg_misere = 1 at a terminal (docs/definitions.md §3,
 --   a mex of 127 or more is not checked, see mex_of_bits),
 --   nodes = 1 + Σ nodes(y), leaves = Σ leaves(y) (1 at a terminal), height = 1 + max height(y)
---   (0 at a terminal), a count NULL when a follower's is NULL or the sum passes 2^63 − 1 (SPEC §4),
+--   (0 at a terminal), a count NULL when a follower's is NULL or the sum passes 2^63 − 1 (docs/definitions.md §4),
 --   1 + max states(y) <= states <= 1 + Σ states(y) (x is reachable from no y, and every position
 --   reachable from x is x or reachable from a y),
---   each flag = its local condition at x AND the flag of every y (SPEC §5: the condition holds at
+--   each flag = its local condition at x AND the flag of every y (docs/definitions.md §5: the condition holds at
 --   every position reachable from x), the local conditions read with x's pair as its followers
 --   give it. Returnable's looks two moves ahead: for x = (0,1) every non-terminal y needs a move
 --   to a (0,1) position, which the first pass records per y.

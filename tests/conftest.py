@@ -1,4 +1,5 @@
-"""Shared fixtures: a small results store built by the real pipeline, and planting helpers.
+"""Shared fixtures: the kernels compiled once, a small results store built by the real pipeline,
+and planting helpers.
 
 ``plant`` copies a store and overwrites one record's columns, so a test can check that a
 statement (or the reference comparison) reports exactly the planted error.
@@ -26,6 +27,10 @@ from pipeline.storage import COMPLETE, file_sha256, record_checksum  # noqa: E40
 # (pipeline/memory.py).
 memory.POISON_BYTE = 0xA5
 
+#: reference.py's examples run in test_reference.py; ``--doctest-modules`` (pyproject.toml) would
+#: otherwise collect them a second time.
+collect_ignore = ["reference.py"]
+
 SMALL_N = 14
 SLOWNIM_GAMES = ("sn1_1", "sn2_1", "sn2_1-2", "sn3_2", "sn3_1-2-3", "sn4_3", "sn4_3-4", "sn5_4",
                  "sn5_4-5", "sn6_2")
@@ -39,8 +44,21 @@ def slownim_available() -> bool:
     return True
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_kernels(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every kernel of a run compiled (or loaded from numba's on-disk cache) before the first
+    test, so that no test's time includes it: ``pytest --durations`` shows it as the setup of
+    the session's first test. A run of every built-in game family, LCTR alone (its own kernel)
+    and beside Downright (both in one walk), the pieces with 0, 2 and 3 steps, Slow SetNim, the
+    Parquet encoder."""
+    games = list(BOARD_GAMES) + (["sn5_4", "sn2_1-2"] if slownim_available() else [])
+    run(games, max_n=6, out=str(tmp_path_factory.mktemp("compiled") / "results"), jobs=1, progress=False)
+    run(["lctr"], max_n=6, out=str(tmp_path_factory.mktemp("compiled") / "results"), jobs=1,
+        progress=False)
+
+
 @pytest.fixture(scope="session")
-def small_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def small_store(tmp_path_factory: pytest.TempPathFactory, compiled_kernels: None) -> Path:
     """All board games for n ≤ 14 and the Slow SetNim games above for N ≤ 14."""
     root = tmp_path_factory.mktemp("small") / "results"
     games = list(BOARD_GAMES) + (list(SLOWNIM_GAMES) if slownim_available() else [])

@@ -33,7 +33,7 @@ def test_catalogue_holds_on_small_store(baseline: dict[str, dict]) -> None:
     assert failing(baseline) == set()
     assert all(r["rows"] > 0 for r in baseline.values())
     # Errata: the printed forms of Equation 4 and Proposition 28 already fail for n <= 14; the
-    # thick-gamma misprint (SPEC §8.1) needs n >= 27, so its printed form holds here.
+    # thick-gamma misprint (docs/definitions.md §8.1) needs n >= 27, so its printed form holds here.
     assert baseline["lctr2.equation4"]["printed_counterexamples"] > 0
     assert baseline["lctr2.proposition28"]["printed_counterexamples"] > 0
     assert baseline["lctr1.lemma16"]["printed_counterexamples"] == 0

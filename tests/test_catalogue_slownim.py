@@ -58,9 +58,10 @@ def _printed_rows(store: Path, statement_id: str) -> list[dict]:
 @pytest.mark.parametrize(
     ("statement_id", "game", "parts", "column", "value"),
     [
-        # SPEC §8.3: (2,2,2,2) in SN(4,{3,4}) is P although the printed S2 demands o >= 1.
+        # docs/definitions.md §8.3: (2,2,2,2) in SN(4,{3,4}) is P although the printed S2 demands o >= 1.
         ("slownim.theorem5-1", "sn4_3-4", [2, 2, 2, 2], None, None),
-        # SPEC §8.3: the M-rule move from the misère N-position (1,1,2) of SN(3,2) is to (0,0,2).
+        # docs/definitions.md §8.3: the M-rule move from the misère N-position (1,1,2) of SN(3,2) is
+        # to (0,0,2).
         ("slownim.m-rule", "sn3_2", [2, 1, 1], "m_move", [2]),
         # Reduction does not preserve the multiset game-tree counts: (2,1,1,1) has two moves in
         # SN(4,3), its reduction (1,1,1,1) one. Example 4's (1,2,5,6) too.

@@ -437,7 +437,7 @@ def test_gen_staircase_sub_against_enumeration(con):
 
 # ---------------------------------------------------------------- followers (queries/consistency/)
 
-BUILTIN_MOVESETS = {  # SPEC §2.2's table, written out here: (steps, rays)
+BUILTIN_MOVESETS = {  # docs/definitions.md §2.2's table, written out here: (steps, rays)
     "downright": ({(0, 1), (1, 0)}, set()), "pawn": ({(0, 1), (1, 1)}, set()),
     "pawn_t": ({(1, 0), (1, 1)}, set()), "knight": ({(1, 2), (2, 1)}, set()),
     "bishop": (set(), {(1, 1)}), "king": ({(0, 1), (1, 0), (1, 1)}, set()),
@@ -448,7 +448,8 @@ BUILTIN_MOVESETS = {  # SPEC §2.2's table, written out here: (steps, rays)
 
 
 def py_followers(game, p):
-    """One entry per move (SPEC §2.1-2.2, §4): every legal offset of the moveset, rays repeated."""
+    """One entry per move (docs/definitions.md §2.1-2.2, §4): every legal offset of the moveset,
+    rays repeated."""
     if game == "lctr":
         return [py_sub(p, 1, 0), py_sub(p, 0, 1)] if p else []
     steps, rays = BUILTIN_MOVESETS[game]

@@ -53,6 +53,14 @@ def test_every_folder_of_queries_is_a_listed_package() -> None:
     assert {p.suffix for p in QUERIES.rglob("*") if p.is_file()} <= {".sql", ".md"}
 
 
+def test_every_package_of_pipeline_is_listed() -> None:
+    """A package of ``pipeline/`` (a folder with ``__init__.py``) missing from ``packages`` would
+    not ship: a wheel would fail at its first import."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = {".".join(f.parent.relative_to(REPO).parts) for f in (REPO / "pipeline").rglob("__init__.py")}
+    assert found <= set(config["packages"]), sorted(found - set(config["packages"]))
+
+
 def test_the_version_is_defined_once() -> None:
     """pyproject.toml reads the version from ``pipeline.__version__``; CHANGELOG.md has its entry."""
     project = tomllib.loads((REPO / "pyproject.toml").read_text())

@@ -1,4 +1,4 @@
-"""The Parquet writer (pipeline/parquet.py) against three independent readers.
+"""The Parquet writer (pipeline/parquet/) against three independent readers.
 
 Every file is read back by pyarrow, DuckDB and polars (each has its own Parquet decoder) and
 compared value by value with the table written; the statistics in the footer are compared with
@@ -212,12 +212,13 @@ def test_a_non_null_column_holding_nulls_is_refused(tmp_path):
         write_table(table, tmp_path / "x.parquet")
 
 
-def test_the_module_docstring_example_runs():
+@pytest.mark.parametrize("module", ["pipeline.parquet", "pipeline.parquet.thrift",
+                                    "pipeline.parquet.writer"])
+def test_the_docstring_examples_run(module):
     import doctest
+    import importlib
 
-    import pipeline.parquet
-
-    result = doctest.testmod(pipeline.parquet)
+    result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
 
 
@@ -225,12 +226,12 @@ def test_the_module_docstring_example_runs():
 @given(kind=st.sampled_from([0, 2]), sizes=st.lists(st.integers(0, 2**31 - 1), min_size=3, max_size=3),
        encoding=st.sampled_from([0, 3, 8]))
 def test_the_written_out_page_header_is_the_generic_thrift_encoding(kind, sizes, encoding):
-    """parquet._page_header spells out the bytes of a PageHeader for speed; they must be what
+    """thrift.page_header spells out the bytes of a PageHeader for speed; they must be what
     the generic Thrift encoder gives for the same fields."""
-    from pipeline import parquet
+    from pipeline.parquet import thrift
 
-    fields = parquet._page_header_fields(kind, sizes[0], sizes[1], sizes[2], encoding)
-    assert parquet._page_header(kind, sizes[0], sizes[1], sizes[2], encoding) == parquet._struct(fields)
+    fields = thrift.page_header_fields(kind, sizes[0], sizes[1], sizes[2], encoding)
+    assert thrift.page_header(kind, sizes[0], sizes[1], sizes[2], encoding) == thrift.encode_struct(fields)
 
 
 def test_schemas_differing_only_in_metadata_keep_their_own_footer(tmp_path):

@@ -161,13 +161,15 @@ def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
     """Solve a single start position: the kernel walks just the prefix made of its rows."""
     import numpy as np
 
-    from pipeline.games.moveset import _output_arrays, board_table, solve_moveset
+    from pipeline.games.columns import board_table
+    from pipeline.games.moveset import solve_moveset
+    from pipeline.games.walk import output_arrays
 
     game = get_game(game_id)
     n = sum(parts)
     values = np.array(parts[::-1], dtype=np.int64)  # bottom row first
     offsets = np.array([0, len(parts)], dtype=np.int64)
-    out = _output_arrays(1, len(parts), parts[0])
+    out = output_arrays(1, len(parts), parts[0])
     w = (len(game.moveset.steps) + n * len(game.moveset.rays)) // 64 + 1
     got = solve_moveset(n, values, offsets, game._steps, game._rays, game.moveset.exits,
                         game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w,

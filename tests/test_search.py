@@ -266,10 +266,14 @@ def test_conjecture27_small_squares(searched: dict[str, list[dict]]) -> None:
         ps = partitions(k * k)
         nl = {p: nodes_leaves(game, p) for p in ps}
         square = (k,) * k
-        assert int(r["square_nodes"]) == nl[square][0]
-        assert int(r["max_nodes"]) == max(v[0] for v in nl.values())
-        assert r["conjecture_holds"] == "true" and r["square_nodes_rank"] == "1"  # holds for k <= 3
-        assert int(r["square_leaves_rank"]) == 1 + sum(v[1] > nl[square][1] for v in nl.values())
+        top = max(v[0] for v in nl.values())
+        assert int(r["max_nodes"]) == top
+        assert parts_list(r["max_nodes_at"]) == {p for p, v in nl.items() if v[0] == top}
+        assert r["conjecture_holds"] == "true" and nl[square][0] == top  # holds for k <= 3
+        below = [v[0] for v in nl.values() if v[0] < top]
+        assert r["runner_up_nodes"] == (str(max(below)) if below else "")
+        top_leaves = max(v[1] for v in nl.values())
+        assert r["leaves_conjecture_holds"] == ("true" if nl[square][1] == top_leaves else "false")
     # Downright's leaves are not maximised by the square: (4,3,2) and (3,3,2,1) have 7, (3,3,3) 6
     assert parts_list(rows[("downright", 3)]["max_leaves_at"]) == {(4, 3, 2), (3, 3, 2, 1)}
 

@@ -1,7 +1,7 @@
 """The self-consistency statements (queries/consistency/): every record against its followers'.
 
 They need no reference: a record's sg and sg_misere are the mex of its followers', its counts and
-height follow from theirs, its flags are its local condition AND theirs (SPEC §3-5). On correct
+height follow from theirs, its flags are its local condition AND theirs (docs/definitions.md §3-5). On correct
 stores they hold; a wrong value in any column of one record is reported for that record. The
 plants are made in the views a statement reads (a CTE of the view's name wrapping the store's
 view), so that a record of n > 40 can be changed without rewriting the store.
@@ -104,7 +104,7 @@ def test_a_wrong_value_in_any_slownim_column_is_reported(small_store: Path, game
 def test_a_wrong_value_is_seen_by_the_records_above_it(small_store: Path) -> None:
     """A planted record of n = 9 is reported, and so are the records of which it is a follower
     whose values depend on it: the parents' nodes count it, and a NULL or a count near 2^63
-    makes theirs NULL (SPEC §4)."""
+    makes theirs NULL (docs/definitions.md §4)."""
     con = connect(small_store)
     # LCTR (5,4) is T of (k,5,4), k >= 5, and L of (6,5,1^j): (5,5,4), (6,5), (6,5,1), … in the store.
     rows = planted_rows(con, "consistency.lctr", "lctr", "lctr", [([5, 4], "nodes", "nodes + 1")])

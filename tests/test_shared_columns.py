@@ -18,7 +18,7 @@ import pytest
 
 from pipeline import parquet, runner
 from pipeline.games import BUILTIN, get_game
-from pipeline.games.base import partition_columns
+from pipeline.games.columns import partition_columns
 from pipeline.games.moveset import MovesetGame
 from pipeline.schema import PARTITION_COLUMNS
 
@@ -102,9 +102,9 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
 
     monkeypatch.setattr(MovesetGame, "solve_shard_with", solve_with)
 
-    def write(store, game_id, n, shard, table, reuse=None):
+    def write(store, game_id, n, shard, table, reuse=None, *rest):
         before = reuse.reused if reuse is not None else 0
-        result = real_write(store, game_id, n, shard, table, reuse)
+        result = real_write(store, game_id, n, shard, table, reuse, *rest)
         reused.append((reuse.reused if reuse is not None else 0) - before)
         return result
 
@@ -116,9 +116,9 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
     assert sum(r == len(PARTITION_COLUMNS) for r in reused) == (len(BOARD) - 1) * shards
     assert paired == [("downright", "lctr")] * shards  # Downright comes first in BOARD
     unshared = tmp_path / "unshared"  # the lever that turns sharing off (benchmarks/bench.py)
-    monkeypatch.setattr(runner, "SHARE_PARTITION_COLUMNS", False)
     reused.clear()
-    runner.run(BOARD, max_n=22, out=str(unshared), jobs=2, progress=False, max_records=150)
+    runner.run(BOARD, max_n=22, out=str(unshared), jobs=2, progress=False, max_records=150,
+               share_partition_columns=False)
     assert len(reused) == len(BOARD) * shards and not any(reused)
     assert len(paired) == shards  # no groups, no partners
     monkeypatch.setattr(runner, "_write_shard", real_write)
@@ -139,11 +139,11 @@ def test_lctr_and_downright_solved_together_write_the_files_of_separate_runs(
         tmp_path: Path, order: list[str], monkeypatch) -> None:
     """LCTR and Downright solved in one walk, the first of them computing the partition columns
     (first in the run) or borrowing them (after King), write byte for byte the files of one-game
-    runs; with ``SOLVE_PARTNERS_TOGETHER`` off, so do they, solved one after the other."""
+    runs; with ``solve_partners_together`` off, so do they, solved one after the other."""
     together, apart, alone = tmp_path / "together", tmp_path / "apart", tmp_path / "alone"
     runner.run(order, max_n=24, out=str(together), jobs=2, progress=False, max_records=200)
-    monkeypatch.setattr(runner, "SOLVE_PARTNERS_TOGETHER", False)
-    runner.run(order, max_n=24, out=str(apart), jobs=2, progress=False, max_records=200)
+    runner.run(order, max_n=24, out=str(apart), jobs=2, progress=False, max_records=200,
+               solve_partners_together=False)
     for game_id in order:
         runner.run([game_id], max_n=24, out=str(alone), jobs=1, progress=False, max_records=200)
     files = sorted(p.relative_to(alone) for p in alone.rglob("*.parquet"))

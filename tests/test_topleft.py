@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 
 from pipeline.games import get_game
-from pipeline.games.moveset import _output_arrays, solve_moveset
+from pipeline.games.moveset import solve_moveset
 from pipeline.games.topleft import solve_topleft
 from pipeline.games.topleft_pair import solve_topleft_pair
+from pipeline.games.walk import output_arrays
 from pipeline.partitions import flatten_prefixes
 
 OUTPUTS = (
@@ -34,8 +35,8 @@ def differences(game_id: str, n: int, max_records: int) -> list[tuple[int, str, 
     bad = []
     for spec in game.plan(n, max_records):
         values, offsets = flatten_prefixes(spec.prefixes)
-        general = _output_arrays(spec.records, spec.part_values, spec.largest_values)
-        lean = _output_arrays(spec.records, spec.part_values, spec.largest_values)
+        general = output_arrays(spec.records, spec.part_values, spec.largest_values)
+        lean = output_arrays(spec.records, spec.part_values, spec.largest_values)
         assert solve_moveset(n, values, offsets, game._steps, game._rays, ms.exits, True,
                              ms.reach_table(n), 1, ms.same_row_reach(), True, general) == spec.records
         assert solve_topleft(n, values, offsets, ms.exits, True, lean) == spec.records
@@ -76,8 +77,8 @@ def pair_differences(n: int, max_records: int, features: bool) -> list[tuple[int
     for spec in get_game("lctr").plan(n, max_records):
         values, offsets = flatten_prefixes(spec.prefixes)
         shape = (spec.records, spec.part_values, spec.largest_values)
-        alone_l, alone_d = _output_arrays(*shape, features), _output_arrays(*shape, False)
-        pair_l, pair_d = _output_arrays(*shape, features), _output_arrays(*shape, False)
+        alone_l, alone_d = output_arrays(*shape, features), output_arrays(*shape, False)
+        pair_l, pair_d = output_arrays(*shape, features), output_arrays(*shape, False)
         assert solve_topleft(n, values, offsets, True, features, alone_l) == spec.records
         assert solve_topleft(n, values, offsets, False, False, alone_d) == spec.records
         assert solve_topleft_pair(n, values, offsets, features, pair_l, pair_d) == spec.records

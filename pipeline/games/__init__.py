@@ -1,18 +1,24 @@
 """Game families, one module each; this registry turns a game id into a game.
 
-To add a game family: write ``pipeline/games/<family>.py`` with a class following
-:class:`pipeline.games.base.Game` (rules + a numba kernel), give its ids a pattern, and add a
-branch to :func:`get_game`. A user's moveset needs no code at all (its id is the moveset); a
+To add a game family: write ``pipeline/games/<family>.py`` with a subclass of
+:class:`pipeline.games.base.Game` (rules + a numba kernel), and register its ids' pattern and
+parser here (:data:`FAMILIES`). A user's moveset needs no code at all (its id is the moveset); a
 new built-in piece is an entry in ``moveset.BUILTIN`` and its id in
 ``pipeline.schema.BOARD_GAMES``.
+
+>>> get_game("king").game_id, get_game("{(1,3),(3,1)}").game_id
+('king', 'moves_1.3_3.1')
+>>> [family.name for family in FAMILIES]
+['slownim', 'moveset']
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from pipeline.errors import PartgamesError
-from pipeline.games.base import Game
+from pipeline.games.base import Game, GameError
 from pipeline.games.moveset import BUILTIN, Moveset, MovesetError, MovesetGame
 from pipeline.schema import BOARD_GAMES
 
@@ -23,26 +29,53 @@ if tuple(BUILTIN) != BOARD_GAMES:  # one list of the board games, checked where 
 MAX_N = 150
 
 
-class GameError(PartgamesError, ValueError):
-    """An unknown or malformed game id."""
+@dataclass(frozen=True)
+class Family:
+    """A game family in the registry: the ids it claims (a regular expression matched against
+    the whole id) and how it makes a game of one; ``parse`` raises a ``ValueError`` naming what
+    is wrong with an id it claims."""
+
+    name: str
+    ids: re.Pattern[str]
+    parse: Callable[[str], Game]
 
 
-def get_game(game_id: str) -> Game:
-    """The game with this id (docs/definitions.md §2: built-in ids, ``sn<s>_<A>``, user movesets)."""
-    text = game_id.strip()
-    if re.fullmatch(r"sn.*", text):
-        from pipeline.games.slownim import SlowNimError, SlowNimGame
+def _slownim(game_id: str) -> Game:
+    # Imported on first use: its kernels are compiled or loaded only by runs that solve it.
+    from pipeline.games.slownim import SlowNimGame
 
-        try:
-            return SlowNimGame.parse(text)
-        except SlowNimError as exc:
-            raise GameError(str(exc)) from exc
+    return SlowNimGame.parse(game_id)
+
+
+def _moveset(game_id: str) -> Game:
     try:
-        return MovesetGame(Moveset.parse(text))
+        return MovesetGame(Moveset.parse(game_id))
     except MovesetError as exc:
         known = ", ".join(BOARD_GAMES)
         raise GameError(f"{exc} (known: {known}, sn<s>_<A> such as sn5_4, or a moveset such as "
                         f"'{{(1,3),(3,1)}}' / moves_1.2+)") from exc
 
 
-__all__ = ["BOARD_GAMES", "MAX_N", "Game", "GameError", "get_game"]
+#: The families, tried in order: the first whose ``ids`` match the id parses it (docs/definitions.md
+#: §2: ``sn<s>_<A>``, then the built-in ids and user movesets, which take every other id).
+FAMILIES: list[Family] = [
+    Family("slownim", re.compile(r"sn.*"), _slownim),
+    Family("moveset", re.compile(r".*", re.DOTALL), _moveset),
+]
+
+
+def get_game(game_id: str) -> Game:
+    """The game with this id (docs/definitions.md §2: built-in ids, ``sn<s>_<A>``, user movesets)."""
+    text = game_id.strip()
+    for family in FAMILIES:
+        if family.ids.fullmatch(text):
+            try:
+                return family.parse(text)
+            except GameError:
+                raise
+            except ValueError as exc:
+                raise GameError(str(exc)) from exc
+    raise GameError(f"unknown game {text!r}")
+
+
+__all__ = ["BOARD_GAMES", "FAMILIES", "MAX_N", "Family", "Game", "GameError", "get_game"]

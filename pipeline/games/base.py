@@ -3,172 +3,78 @@
 A game cuts the start positions of total n into shards and solves one shard into an Arrow table
 with its schema. The runner (:mod:`pipeline.runner`) schedules shards over solver threads and the
 store (:mod:`pipeline.storage`) writes them; neither knows any rule of any game.
+
+Every family subclasses :class:`Game`: it must give what a run cannot do without (an id, a
+schema, the positions of n, shards and their solving), and may override the optional
+capabilities, whose defaults here say "not offered" (no record order shared with other games,
+no partner, no per-shard record counts, no state kept across totals).
+
+>>> Game.record_order is None and Game.partner_in(Game(), []) is None
+True
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
-import numba
-import numpy as np
 import pyarrow as pa
 
-from pipeline.memory import pool_array
-from pipeline.schema import PARTITION_COLUMNS
+from pipeline.errors import PartgamesError
 
 
-class Game(Protocol):
+class GameError(PartgamesError, ValueError):
+    """An unknown or malformed game id."""
+
+
+class Game:
+    """A game family's member as the runner sees it."""
+
+    #: The game's id, as a run, the store and SQL name it (docs/definitions.md §2).
     game_id: str
+    #: The schema of its records (:mod:`pipeline.schema`).
     schema: pa.Schema
     #: Shards of one n may be solved by different threads at once (False: one thread solves the
     #: chain of totals in increasing n, one such chain at a time).
-    parallel: bool
+    parallel: bool = True
+    #: A name shared by the games whose shards of (n, max_records) hold the same start positions
+    #: in the same order (the board games: "partitions"), or None. The runner solves such a
+    #: shard for all of them in turn and passes the first one's
+    #: :data:`pipeline.schema.PARTITION_COLUMNS` to the others as
+    #: ``solve_shard(..., partition_columns=...)``, which then skip computing them.
+    record_order: str | None = None
 
     def positions(self, n: int) -> int:
         """Number of start positions (records) of total n."""
-        ...
+        raise NotImplementedError
 
-    def shard_count(self, n: int, max_records: int) -> int: ...
+    def shard_count(self, n: int, max_records: int) -> int:
+        """Number of shards of total n with at most ``max_records`` records each."""
+        raise NotImplementedError
 
-    def solve_shard(self, n: int, shard: int, max_records: int) -> pa.Table:
-        """The records of shard ``shard`` of total n, in a fixed order."""
-        ...
+    def solve_shard(self, n: int, shard: int, max_records: int, **shared: object) -> pa.Table:
+        """The records of shard ``shard`` of total n, in a fixed order (with ``partition_columns``
+        among ``shared`` only for a game with a :attr:`record_order`)."""
+        raise NotImplementedError
 
-    # Optional: ``record_order``, a name shared by the games whose shards of (n, max_records)
-    # hold the same start positions in the same order (the board games: "partitions"). The
-    # runner solves such a shard for all of them in turn and passes the first one's
-    # :data:`pipeline.schema.PARTITION_COLUMNS` to the others as
-    # ``solve_shard(..., partition_columns=...)``, which then skip computing them.
+    # ---- optional capabilities ----------------------------------------------------------------
 
-    # Optional, with ``record_order``: ``partner_in(games)``, a game among ``games`` that this one
-    # solves in the same kernel call, and ``solve_shard_with(partner, n, shard, max_records,
-    # partition_columns=None)`` returning (this game's table, the partner's), each exactly its
-    # ``solve_shard``. The runner asks a shard's first unsolved game for a partner among the
-    # games after it (LCTR and Downright: pipeline/games/topleft_pair.py).
+    def shard_records(self, n: int, shard: int, max_records: int) -> int | None:
+        """Records of one shard, or None if the game does not tell (the runner solves the largest
+        shards of an n first when it knows them)."""
+        return None
 
-    # Optional: ``reserve(n)``, called before a thread solves a chain of shards whose largest
-    # total is n, so that a game that keeps state across totals (Slow SetNim) allocates it once.
+    def partner_in(self, games: list[Game]) -> Game | None:
+        """A game among ``games`` (of the same :attr:`record_order`) that this one solves in the
+        same kernel call (:meth:`solve_shard_with`), or None. The runner asks a shard's first
+        unsolved game for a partner among the games after it (LCTR and Downright:
+        :mod:`pipeline.games.topleft_pair`)."""
+        return None
 
+    def solve_shard_with(self, partner: Game, n: int, shard: int, max_records: int,
+                         partition_columns: dict[str, pa.Array] | None = None,
+                         ) -> tuple[pa.Table, pa.Table]:
+        """(This game's table, ``partner``'s) of one shard, each exactly its :meth:`solve_shard`;
+        only for a ``partner`` from :meth:`partner_in`."""
+        raise NotImplementedError(f"{self.game_id} solves no shard with a partner")
 
-@numba.njit(cache=True, nogil=True)
-def _narrow(values, out, limit):  # pragma: no cover - compiled
-    """Copy ``values`` into the narrower ``out``; False (``out`` unfinished) if one is beyond
-    ``limit``. One pass, where Arrow's checked cast and numpy's ``max()`` took two."""
-    for i in range(values.shape[0]):
-        v = values[i]
-        if v > limit:
-            return False
-        out[i] = v
-    return True
-
-
-def narrow_array(values: np.ndarray, dtype: type, what: str) -> pa.Array:
-    """``values`` (non-negative) as an Arrow array of the narrower ``dtype``; a value beyond it
-    raises (``what`` names it), instead of wrapping around."""
-    out = pool_array(values.shape[0], dtype)
-    if not _narrow(values, out, np.iinfo(dtype).max):
-        raise RuntimeError(f"{what} beyond the {np.dtype(dtype).name} column")
-    return pa.array(out)
-
-
-def list_array(values: np.ndarray, offsets: np.ndarray, value_type: pa.DataType) -> pa.Array:
-    """An Arrow list column from flat values and offsets (no copy of the per-record structure)."""
-    return pa.ListArray.from_arrays(narrow_array(offsets, np.int32, "a list offset"),
-                                    pa.array(values, type=value_type))
-
-
-@numba.njit(cache=True, nogil=True)
-def _any_negative(values):  # pragma: no cover - compiled
-    for i in range(values.shape[0]):
-        if values[i] < 0:
-            return True
-    return False
-
-
-def nullable_count(values: np.ndarray) -> pa.Array:
-    """Game-tree counts: negative marks a value beyond 2**63 - 1, stored as NULL (docs/definitions.md §4).
-    Without one (nearly every shard) the array is the kernel's memory, with no null mask made."""
-    if not _any_negative(values):
-        return pa.array(values, type=pa.int64())
-    return pa.array(values, type=pa.int64(), mask=values < 0)
-
-
-@numba.njit(cache=True, nogil=True)
-def _pack_bits(flags, out):  # pragma: no cover - compiled
-    """Each row of ``flags`` (0 or 1 per record) as a little-endian bitmap, a row of ``out``."""
-    records = flags.shape[1]
-    for f in range(flags.shape[0]):
-        for b in range(out.shape[1]):
-            byte = 0
-            for k in range(min(8, records - 8 * b)):
-                byte |= np.int64(flags[f, 8 * b + k] != 0) << k
-            out[f, b] = byte
-
-
-def flag_arrays(flags: np.ndarray) -> list[pa.Array]:
-    """The rows of a kernel's flags (one per CGH flag, a bool per record) as Arrow boolean
-    arrays, packed into bitmaps here (Arrow's conversion of numpy booleans took about 1 % of a
-    run's CPU, perf)."""
-    records = flags.shape[1]
-    bitmaps = pool_array((records + 7) // 8, np.uint8, rows=flags.shape[0])
-    _pack_bits(flags, bitmaps)
-    return [pa.Array.from_buffers(pa.bool_(), records, [None, pa.py_buffer(row)]) for row in bitmaps]
-
-
-def common_columns(n: int, out: tuple[np.ndarray, ...],
-                   partition_columns: dict[str, pa.Array] | None = None) -> list[pa.Array]:
-    """The columns of :data:`pipeline.schema.COMMON_FIELDS` from a kernel's first 16 outputs:
-    sg, sg_misere, nodes, leaves, states, height, flags (6 × records), parts values and offsets,
-    conjugate values and offsets, num_parts, largest, durfee, rank, distinct_sizes.
-
-    With ``partition_columns`` (the :data:`~pipeline.schema.PARTITION_COLUMNS` of another game's
-    table of the same positions), those columns are taken from it and the kernel's feature
-    outputs are not read.
-    """
-    (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
-     num_parts, largest, durfee, rank, distinct) = out[:16]
-    records = sg.shape[0]
-    sg_column = narrow_array(sg, np.int16, f"n={n}: a Sprague-Grundy value")
-    sgm_column = narrow_array(sgm, np.int16, f"n={n}: a misère Sprague-Grundy value")
-    if partition_columns is None:
-        partition_columns = {
-            "n": pa.array(np.full(records, n, np.int16)),
-            "parts": list_array(parts[: parts_off[-1]], parts_off, pa.int16()),
-            "num_parts": pa.array(num_parts),
-            "largest": pa.array(largest),
-            "durfee": pa.array(durfee),
-            "rank": pa.array(rank),
-            "distinct_sizes": pa.array(distinct),
-            "conjugate": list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
-        }
-    elif len(partition_columns["n"]) != records:
-        raise RuntimeError(f"n={n}: {records} records, but {len(partition_columns['n'])} "
-                           "in the partition columns passed in")
-    p = partition_columns
-    return [
-        p["n"],
-        p["parts"],
-        sg_column,
-        sgm_column,
-        nullable_count(nodes),
-        nullable_count(leaves),
-        pa.array(states),
-        narrow_array(height, np.int32, f"n={n}: a longest play"),
-        *flag_arrays(flags),
-        p["num_parts"],
-        p["largest"],
-        p["durfee"],
-        p["rank"],
-        p["distinct_sizes"],
-        p["conjugate"],
-    ]
-
-
-def partition_columns(table: pa.Table) -> dict[str, pa.Array]:
-    """The :data:`~pipeline.schema.PARTITION_COLUMNS` of a solved table, as its own arrays (no
-    copy), for another game's table of the same positions (see :func:`common_columns`)."""
-    columns = {}
-    for name in PARTITION_COLUMNS:
-        column = table.column(name)
-        columns[name] = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
-    return columns
+    def reserve(self, n: int) -> None:
+        """Called before a thread solves a chain of shards whose largest total is n, so that a
+        game that keeps state across totals (Slow SetNim) allocates it once. Nothing by default."""

@@ -81,3 +81,9 @@ def summarize(g, m, terminal, agg_and, agg_or):  # pragma: no cover
         own_and |= B_TERM_OR_HAS10
     own_or = (O_IS01 if is01 else 0) | (O_IS10 if is10 else 0)
     return own_and, own_or
+
+
+#: The summaries of the terminal position () (LCTR's moves off the diagram): pair (0,1),
+#: every flag true.
+EMPTY_AND = F_ALL | B_IS01 | B_TERM_OR_HAS01 | B_TERM_OR_HAS10
+EMPTY_OR = O_IS01

@@ -34,18 +34,26 @@ import numpy as np
 import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from pipeline.games.base import common_columns
+from pipeline.games.base import Game
 from pipeline.games.cgh import (
     ALL_AND,
-    B_IS01,
-    B_TERM_OR_HAS01,
-    B_TERM_OR_HAS10,
-    F_ALL,
-    O_IS01,
+    EMPTY_AND,
+    EMPTY_OR,
     sadd,
     summarize,
 )
-from pipeline.memory import pool_array
+from pipeline.games.columns import board_table
+from pipeline.games.topleft import solve_topleft
+from pipeline.games.topleft_pair import solve_pair_shard
+from pipeline.games.walk import (
+    FEATURE_BLOCK,
+    clear_feature_slack,
+    emit_features,
+    intern,
+    output_arrays,
+    push_row,
+    undo_entries,
+)
 from pipeline.partitions import (
     DONE,
     POP,
@@ -173,44 +181,6 @@ def _is_multiple(a: int, b: int, c: int, d: int) -> bool:
     """(a, b) = k·(c, d) for some integer k ≥ 1."""
     k = a // c if c else b // d
     return k >= 1 and (a, b) == (k * c, k * d)
-
-
-# The terminal position () (LCTR exits): pair (0,1), every flag true.
-EMPTY_AND = F_ALL | B_IS01 | B_TERM_OR_HAS01 | B_TERM_OR_HAS10
-EMPTY_OR = O_IS01
-
-
-@numba.njit(cache=True, inline="always")
-def intern(length, child, index, entries):  # pragma: no cover
-    """Id (≥ 1) of the sub-partition with top row ``length`` above sub-partition ``child``.
-
-    Returns (id, is_new). ``index[child, length]`` is the id, or 0 if absent: a direct table,
-    since ids stay small (entries live on a stack that holds at most one entry per cell of the
-    current diagram, so at most n) and a lookup is then one load, with no hashing or chain walk
-    (the chained hash table it replaces was 5–10 % slower at n = 72 for LCTR, Downright and the
-    knight, in four alternating runs). ``index[-1, 0]`` is the stack height, ``entries[:, e]``
-    = (top row length, child id); the walk undoes entries in LIFO order (see undo_entries).
-    """
-    # Unsigned indices: numba adds no negative-index fix-up (ids and lengths are ≥ 0).
-    ident = index[np.uint64(child), np.uint64(length)]
-    if ident != 0:
-        return np.int64(ident), False
-    e = np.int64(index[-1, 0])
-    entries[0, e] = length
-    entries[1, e] = child
-    index[np.uint64(child), np.uint64(length)] = e + 1
-    index[-1, 0] = e + 1
-    return e + 1, True
-
-
-@numba.njit(cache=True, _nrt=False)
-def undo_entries(down_to, index, entries):  # pragma: no cover
-    """Remove the entries above ``down_to`` (the rows the walk popped)."""
-    e = np.int64(index[-1, 0])
-    while e > down_to:
-        e -= 1
-        index[entries[1, e], entries[0, e]] = 0
-    index[-1, 0] = e
 
 
 # Fields of a cell in the cell table (one cache line per cell).
@@ -413,125 +383,6 @@ def _solve_row(
     return new_ids
 
 
-#: The record features are written in blocks of this many entries: a loop whose trip count is a
-#: multiple of the vector width has no scalar remainder, and its exit is mispredicted less often
-#: (kernel alone, one thread, LCTR n = 72: 162 -> 139 ns per record). A row or a record may so
-#: write up to FEATURE_BLOCK - 1 entries past its end: ``conj_rows``, ``parts_rev`` and the parts
-#: and conjugate outputs (:func:`_output_arrays`) have that much room to spare, what lands past
-#: a record is overwritten by the next one, and :func:`clear_feature_slack` clears it after the last.
-FEATURE_BLOCK = 16
-
-
-@numba.njit(cache=True, inline="always")
-def _blocks(count):  # pragma: no cover
-    """``count`` rounded up to whole feature blocks (unsigned: see emit_features)."""
-    return (np.uint64(count) + np.uint64(FEATURE_BLOCK - 1)) & ~np.uint64(FEATURE_BLOCK - 1)
-
-
-@numba.njit(cache=True, inline="always")
-def clear_feature_slack(out, records):  # pragma: no cover
-    """Zero what the last record's blocks left past the parts and conjugate values of ``out``
-    (the arrays of :func:`_output_arrays`), so that a shard's output arrays are a function of
-    the shard alone."""
-    parts, parts_off, conj, conj_off = out[7], out[8], out[9], out[10]
-    for i in range(parts_off[records], parts.shape[0]):
-        parts[i] = 0
-    for i in range(conj_off[records], conj.shape[0]):
-        conj[i] = 0
-
-
-@numba.njit(cache=True, inline="always")
-def push_features(k, rows, conj_rows, sizes_below, parts_rev, completes):  # pragma: no cover
-    """Per-row bookkeeping of the record features when row k is pushed, O(rows[k]).
-
-    ``conj_rows[k, :rows[k]]`` is the conjugate of rows[:k+1]: the new row is the longest, so
-    it adds one to every column c < rows[k] (columns ≥ rows[k-1] were empty below it). A row
-    that ``completes`` a partition skips it: nothing is pushed above that row, and its record's
-    conjugate is written straight from the row below (:func:`emit_features`), which saves
-    storing a row and reading it back (kernel alone, LCTR n = 72: about 7 of 170 ns per record).
-    ``sizes_below[k+1]`` counts the distinct part sizes of rows[:k+1]. ``parts_rev`` holds row
-    k at ``end - 1 - k`` (``end``: its length less FEATURE_BLOCK), so the parts of rows[:k+1],
-    largest first, are the k + 1 entries before ``end``. Loops run in whole FEATURE_BLOCKs.
-    An emitted record then copies its parts and conjugate (contiguous runs) and reads its number
-    of sizes instead of looping over its rows with a data-dependent branch per column.
-    """
-    u = np.uint64  # unsigned indices: no negative-index fix-ups, vector loops (see emit_features)
-    uk = u(k)
-    below = rows[k - 1] if k > 0 else 0
-    if not completes:
-        if k > 0:
-            prev = u(k - 1)
-            for c in range(_blocks(below)):
-                conj_rows[uk, c] = conj_rows[prev, c] + 1
-        for c in range(u(below), u(below) + _blocks(rows[k] - below)):  # over the junk past below
-            conj_rows[uk, c] = 1
-    sizes_below[k + 1] = sizes_below[k] + (1 if rows[k] != below else 0)
-    parts_rev[parts_rev.shape[0] - FEATURE_BLOCK - 1 - k] = rows[k]
-
-
-@numba.njit(cache=True, inline="always")
-def push_row(
-    k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below, parts_rev,
-    completes,
-):  # pragma: no cover
-    """Bookkeeping of both moveset kernels once row k is solved: ``distinct_below[k+1]`` counts
-    the distinct sub-partitions with two or more rows of rows[:k+1] (``new_ids`` of them in row
-    k), ``gap_below[k+1]`` is the largest gap rows[i] - rows[i-1] (the one-row ones are exactly
-    (1), …, (gap)), and, if the kernel writes them, the record features (:func:`push_features`;
-    ``completes``: row k completes a partition, no row will be pushed above it)."""
-    below = rows[k - 1] if k > 0 else 0
-    distinct_below[k + 1] = distinct_below[k] + new_ids
-    gap_below[k + 1] = max(gap_below[k], rows[k] - below)
-    if features:
-        push_features(k, rows, conj_rows, sizes_below, parts_rev, completes)
-
-
-@numba.njit(cache=True, inline="always")
-def emit_features(
-    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-    out_parts, out_parts_off, out_conj, out_conj_off,
-    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-):  # pragma: no cover
-    """Write the features (docs/definitions.md §1) of the partition rows[:depth] as record ``rec``.
-
-    Returns the new write positions in the parts and conjugate values.
-    """
-    # Unsigned indices throughout: numba adds no negative-index fix-up, so the two copies below
-    # become plain vector copies (with the fix-ups, every element's address was computed
-    # apart; profiled).
-    u = np.uint64
-    kt = u(depth - 1)
-    first = u(parts_rev.shape[0] - FEATURE_BLOCK - depth)
-    dst = u(ppos)
-    for i in range(_blocks(depth)):  # loops, not slices: a slice is a reference-counted view
-        out_parts[dst + i] = parts_rev[first + i]
-    ppos += depth
-    r = u(rec)
-    out_parts_off[r + u(1)] = ppos
-    largest = rows[kt]
-    # The conjugate, from the row below's as push_features builds a row's (whether or not it
-    # built row kt's, see its ``completes``): one more in each column below, then 1s.
-    dst = u(cpos)
-    below = rows[kt - u(1)] if depth > 1 else 0
-    if depth > 1:
-        kb = kt - u(1)
-        for c in range(_blocks(below)):
-            out_conj[dst + c] = conj_rows[kb, c] + 1
-    for c in range(u(below), u(below) + _blocks(largest - below)):  # over the junk past below
-        out_conj[dst + c] = 1
-    cpos += largest
-    out_conj_off[r + u(1)] = cpos
-    durfee = 0
-    while durfee < depth and rows[depth - 1 - durfee] >= durfee + 1:
-        durfee += 1
-    out_num_parts[r] = depth
-    out_largest[r] = largest
-    out_durfee[r] = durfee
-    out_rank[r] = largest - depth
-    out_distinct[r] = sizes_below[u(depth)]
-    return ppos, cpos
-
-
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
 def solve_moveset(
@@ -540,7 +391,7 @@ def solve_moveset(
 ):  # pragma: no cover
     """Solve every partition of n below the prefixes; write one record per partition into ``out``.
 
-    ``out`` is the tuple of output arrays of :func:`_output_arrays`; without ``features`` the
+    ``out`` is a :class:`~pipeline.games.walk.KernelOutput`; without ``features`` the
     record features (parts … distinct_sizes, conjugate: they depend on the partition only) are
     not written, since the shard's first game wrote them already (see ``solve_shard``). Returns
     the number of records.
@@ -678,7 +529,7 @@ def solve_moveset(
     return rec
 
 
-class MovesetGame:
+class MovesetGame(Game):
     """A moveset game as the runner sees it (see :class:`pipeline.games.base.Game`)."""
 
     parallel = True
@@ -720,14 +571,12 @@ class MovesetGame:
                     partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
         """The records of one shard. ``partition_columns``: those of another board game's table
         of the same shard (every board game has the same shards, :attr:`record_order`), used
-        instead of computing them again (see :func:`pipeline.games.base.common_columns`)."""
+        instead of computing them again (see :func:`pipeline.games.columns.common_columns`)."""
         spec = self.plan(n, max_records)[shard]
         values, offsets = flatten_prefixes(spec.prefixes)
         features = partition_columns is None
-        out = _output_arrays(spec.records, spec.part_values, spec.largest_values, features)
+        out = output_arrays(spec.records, spec.part_values, spec.largest_values, features)
         if self._topleft:
-            from pipeline.games.topleft import solve_topleft  # it imports this module
-
             got = solve_topleft(n, values, offsets, self.moveset.exits, features, out)
             if got < 0:
                 raise RuntimeError(f"{self.game_id} n={n} shard {shard}: more position classes "
@@ -762,49 +611,7 @@ class MovesetGame:
                          ) -> tuple[pa.Table, pa.Table]:
         """(This game's table, ``partner``'s) of one shard, solved in one walk; each is exactly
         its ``solve_shard`` (``partner`` from :meth:`partner_in`)."""
-        from pipeline.games.topleft_pair import solve_pair_shard  # it imports this module
-
         if self.moveset.exits:
             return solve_pair_shard(self, partner, n, shard, max_records, partition_columns)
         lctr_table, table = solve_pair_shard(partner, self, n, shard, max_records, partition_columns)
         return table, lctr_table
-
-
-def _output_arrays(records: int, part_values: int, largest_values: int,
-                   features: bool = True) -> tuple[np.ndarray, ...]:
-    """The kernels' output arrays; the features' (parts … distinct_sizes) empty unless
-    ``features``, and the parts and conjugate values with FEATURE_BLOCK entries to spare (the
-    kernels write them in blocks; the values end at the last offset)."""
-    i64 = np.int64
-    if not features:
-        records_f = part_values = largest_values = 0
-        offsets = 0
-    else:
-        records_f, offsets = records, records + 1
-        part_values += FEATURE_BLOCK
-        largest_values += FEATURE_BLOCK
-    return (
-        pool_array(records, i64),  # sg
-        pool_array(records, i64),  # sg_misere
-        pool_array(records, i64),  # nodes
-        pool_array(records, i64),  # leaves
-        pool_array(records, i64),  # states
-        pool_array(records, i64),  # height
-        pool_array(records, np.bool_, rows=6),  # flags, one row per flag
-        pool_array(part_values, np.int16),  # parts
-        pool_array(offsets, i64),
-        pool_array(largest_values, np.int16),  # conjugate
-        pool_array(offsets, i64),
-        pool_array(records_f, np.int16),  # num_parts
-        pool_array(records_f, np.int16),  # largest
-        pool_array(records_f, np.int16),  # durfee
-        pool_array(records_f, np.int16),  # rank
-        pool_array(records_f, np.int16),  # distinct_sizes
-    )
-
-
-def board_table(n: int, out: tuple[np.ndarray, ...],
-                partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
-    """The kernel's output arrays as a table with :data:`BOARD_SCHEMA` (see
-    :func:`pipeline.games.base.common_columns` for ``partition_columns``)."""
-    return pa.Table.from_arrays(common_columns(n, out, partition_columns), schema=BOARD_SCHEMA)

@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from pipeline.errors import PartgamesError
 from pipeline.families import member_count, members
-from pipeline.games.base import common_columns
+from pipeline.games.columns import common_columns
 from pipeline.games.single import (
     SolveError,
     moveset_of,

@@ -20,7 +20,7 @@ Limits: n ≤ :data:`MAX_N` = 32,767 (the ``n`` and ``parts`` columns are int16)
 ``sg_misere`` are at most a position's number of options, which is below n, so they fit their
 int16 columns whenever n does; ``height`` ≤ n fits int32 and ``states`` ≤ n + 1 int64. Memory:
 O(n) for the cells, plus, for a game with rays, (max a + 1) · λ1 · rays · 2 · (options / 64 + 1)
-words of bitsets (a hook of n = 4,000 with the queen: about 8 MB).
+words of bitsets (a hook of n = 4,000 with the queen: about 12 MB).
 
 >>> record = solve_record("rook", (3, 3))           # R(2,3) is Nim with heaps 1 and 2
 >>> record["sg"], record["states"], record["conjugate"]
@@ -40,7 +40,6 @@ import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from pipeline.errors import PartgamesError
-from pipeline.games.base import common_columns
 from pipeline.games.cgh import (
     ALL_AND,
     B_IS01,
@@ -51,6 +50,8 @@ from pipeline.games.cgh import (
     sadd,
     summarize,
 )
+from pipeline.games.columns import common_columns
+from pipeline.games.walk import KernelOutput
 from pipeline.schema import BOARD_SCHEMA
 
 #: Largest n: the ``n`` and ``parts`` columns are int16 (docs/definitions.md §6).
@@ -344,11 +345,11 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     return records
 
 
-def output_arrays(records: int, part_values: int, largest_values: int) -> tuple[np.ndarray, ...]:
-    """The 16 output arrays of :func:`solve_partitions`, in the order of
-    :func:`pipeline.games.base.common_columns`."""
+def output_arrays(records: int, part_values: int, largest_values: int) -> KernelOutput:
+    """The output arrays of :func:`solve_partitions` (those of every board-game kernel,
+    :class:`pipeline.games.walk.KernelOutput`), zeroed."""
     i64 = np.int64
-    return (
+    return KernelOutput(
         np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
         np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
         np.zeros((6, records), np.bool_),

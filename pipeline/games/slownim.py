@@ -32,14 +32,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numba
 import numpy as np
 import pyarrow as pa
 
-from pipeline.games import GameError
-from pipeline.games.base import common_columns, list_array
+from pipeline.games.base import Game, GameError
 from pipeline.games.cgh import sadd, summarize
+from pipeline.games.columns import common_columns, list_array
+from pipeline.games.walk import KernelOutput
 from pipeline.schema import SLOWNIM_SCHEMA
 
 #: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
@@ -65,7 +67,7 @@ _ID = re.compile(r"sn(\d+)_(\d+(?:-\d+)*)")
 class SlowNimError(GameError):
     """A Slow SetNim id that is not a valid game (docs/definitions.md §2.3), or a game too large to solve.
 
-    A :class:`ValueError` (through :class:`pipeline.games.GameError`), so the command line reports
+    A :class:`ValueError` (through :class:`pipeline.games.base.GameError`), so the command line reports
     it in one line wherever it is raised.
     """
 
@@ -551,7 +553,7 @@ class _Solved:
 _CACHE: dict[str, _Solved] = {}
 
 
-class SlowNimGame:
+class SlowNimGame(Game):
     """SN(s, A) as the runner sees it (see :class:`pipeline.games.base.Game`)."""
 
     parallel = False
@@ -652,10 +654,16 @@ def _at_most_parts(nmax: int, s: int) -> list[int]:
     return p
 
 
-def _output_arrays(records: int, s: int, n: int) -> tuple[np.ndarray, ...]:
+#: A Slow SetNim kernel's outputs: a board game's, then the columns of Slow SetNim's own.
+SlowNimOutput = NamedTuple("SlowNimOutput", [*KernelOutput.__annotations__.items(), *{
+    "reduced": np.ndarray, "reduced_parts": np.ndarray, "reduced_offsets": np.ndarray,
+    "odd_stacks": np.ndarray, "sum_mod": np.ndarray}.items()])
+
+
+def _output_arrays(records: int, s: int, n: int) -> SlowNimOutput:
     i64 = np.int64
     parts = records * min(s, n)
-    return (
+    return SlowNimOutput(
         np.zeros(records, i64),  # sg
         np.zeros(records, i64),  # sg_misere
         np.zeros(records, i64),  # nodes
@@ -680,9 +688,10 @@ def _output_arrays(records: int, s: int, n: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def slownim_table(n: int, stacks: int, moves: tuple[int, ...], out: tuple[np.ndarray, ...]) -> pa.Table:
+def slownim_table(n: int, stacks: int, moves: tuple[int, ...], out: SlowNimOutput) -> pa.Table:
     """The kernel's output arrays as a table with :data:`SLOWNIM_SCHEMA`."""
-    reduced, red, red_off, odd, summod = out[16:]
+    reduced, red, red_off, odd, summod = (out.reduced, out.reduced_parts, out.reduced_offsets,
+                                          out.odd_stacks, out.sum_mod)
     records = reduced.shape[0]
     a = np.array(moves, np.int16)
     columns = [

@@ -27,7 +27,7 @@ the general kernel. What makes this one lean:
   class and whether its sub-partition is new are computed.
 
 And every hot array index is unsigned: numba adds a negative-index fix-up to a signed one,
-which lay on the chain of class lookups along a row (see :func:`_pair`). The walk itself
+which lay on the chain of class lookups along a row (see :func:`class_index`). The walk itself
 (``_walk``) allocates nothing and runs without numba's reference counting.
 
 Measured at n = 72 on one thread (kernel alone, ``benchmarks/bench.py``; figures in
@@ -45,16 +45,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.games.cgh import ALL_AND, sadd, summarize
-from pipeline.games.moveset import (
-    EMPTY_AND,
-    EMPTY_OR,
-    FEATURE_BLOCK,
+from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
+from pipeline.games.walk import (
     clear_feature_slack,
     emit_features,
     intern,
     push_row,
     undo_entries,
+    walk_arrays,
 )
 from pipeline.partitions import DONE, POP, PUSH, shared_depth, walk_next
 
@@ -82,7 +80,7 @@ A_NODES, A_LEAVES, A_HEIGHT = 0, 1, 2
 
 
 @numba.njit(cache=True, inline="always")
-def _pair(cb, cr):  # pragma: no cover
+def class_index(cb, cr):  # pragma: no cover
     """Index of (cb, cr) in the flat ``combine`` table. Unsigned, so that numba adds no
     negative-index fix-up: this lookup is the chain along a row (each cell's class needs the
     previous one), and the fix-up was a third of its latency (profiled)."""
@@ -90,7 +88,7 @@ def _pair(cb, cr):  # pragma: no cover
 
 
 @numba.njit(cache=True, _nrt=False)
-def _new_class(cb, cr, cls, combine, count):  # pragma: no cover
+def new_class(cb, cr, cls, combine, count):  # pragma: no cover
     """The class of a position whose options have classes ``cb`` and ``cr`` (docs/definitions.md §3–§5).
 
     Found among the known classes or added; entered into ``combine``. Returns -1 if there is no
@@ -134,7 +132,7 @@ def _new_class(cb, cr, cls, combine, count):  # pragma: no cover
         cls[C_AND, found] = own_and
         cls[C_OR, found] = own_or
         count[0] += 1
-    combine[_pair(cb, cr)] = found
+    combine[class_index(cb, cr)] = found
     return found
 
 
@@ -166,7 +164,7 @@ def _solve_inner_row(
     sub-partitions with two or more rows are new (not a sub-partition of a lower row), or -1 if
     the class table is full.
     """
-    u = np.uint64  # unsigned indices: see _pair
+    u = np.uint64  # unsigned indices: see class_index
     start = n - length
     # The tail's aggregates, from the one-row table's running sums (see solve_topleft).
     nsum = one[O_NSUM, n] - one[O_NSUM, start + below_len]
@@ -193,9 +191,9 @@ def _solve_inner_row(
         else:
             bc, bn, bl = tab[T_CLS, kb, uj], tab[T_NODES, kb, uj], tab[T_LEAVES, kb, uj]
             bh, bid = tab[T_HEIGHT, kb, uj], tab[T_ID, kb, uj]
-        c = np.int64(combine[_pair(bc, rc)])
+        c = np.int64(combine[class_index(bc, rc)])
         if c < 0:
-            c = _new_class(bc, rc, cls, combine, count)
+            c = new_class(bc, rc, cls, combine, count)
             if c < 0:
                 return -1
         nodes = sadd(np.int64(1), sadd(bn, rn))
@@ -231,7 +229,7 @@ def _solve_top_row(
     per cell is its class (a chain of table lookups) and whether its sub-partition is new.
     Arguments and result as :func:`_solve_inner_row`.
     """
-    u = np.uint64  # unsigned indices: see _pair
+    u = np.uint64  # unsigned indices: see class_index
     rc, rn, rl, rh = _first_tail_cell(one, length, below_len, off)
     uk = u(kr)
     if below_len == 0:  # the one-row partition (length): its start cell is a tail cell
@@ -249,9 +247,9 @@ def _solve_top_row(
         tail = j >= below_tail
         bc = one[O_CLS, u(first + j)] if tail else tab[T_CLS, kb, uj]
         child = below_len - j if tail else tab[T_ID, kb, uj]
-        c = np.int64(combine[_pair(bc, rc)])
+        c = np.int64(combine[class_index(bc, rc)])
         if c < 0:
-            c = _new_class(bc, rc, cls, combine, count)
+            c = new_class(bc, rc, cls, combine, count)
             if c < 0:
                 return -1
         rc = c
@@ -263,30 +261,6 @@ def _solve_top_row(
     tab[T_LEAVES, uk, 0] = sadd(row_agg[kb, A_LEAVES], rl)
     tab[T_HEIGHT, uk, 0] = max(row_agg[kb, A_HEIGHT], below_len + rh)
     return new_ids
-
-
-@numba.njit(cache=True)
-def walk_arrays(size):  # pragma: no cover
-    """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns: the
-    interning table of sub-partitions and its entry stack (see
-    :func:`pipeline.games.moveset.intern`), the rows and their sums, the walk's state
-    (:func:`pipeline.partitions.walk_next`), and the per-row bookkeeping of ``push_row``.
-    Shared by this kernel and :mod:`pipeline.games.topleft_pair`."""
-    ids = 2 * size + 1
-    return (
-        np.zeros((ids + 1, size), dtype=np.int32),  # index[child, length]; [-1, 0] stack height
-        np.zeros((2, size), dtype=np.int64),  # entries
-        np.zeros(size, dtype=np.int64),  # rows
-        np.zeros(size, dtype=np.int64),  # sums
-        np.zeros(size, dtype=np.int64),  # nxt
-        np.zeros(3, dtype=np.int64),  # st
-        np.zeros(size, dtype=np.int64),  # distinct_below
-        np.zeros(size, dtype=np.int64),  # gap_below
-        np.zeros(size, dtype=np.int64),  # entries_below
-        np.zeros((size, size + FEATURE_BLOCK), dtype=np.int16),  # conj_rows
-        np.zeros(size, dtype=np.int64),  # sizes_below
-        np.zeros(size + FEATURE_BLOCK, dtype=np.int16),  # parts_rev
-    )
 
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
@@ -317,9 +291,9 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
     one = np.zeros((6, n + 1), dtype=np.int64)
     rc, rn, rl, rh = off[0], off[1], off[2], off[3]
     for d in range(1, n + 1):
-        c = np.int64(combine[_pair(off[0], rc)])
+        c = np.int64(combine[class_index(off[0], rc)])
         if c < 0:
-            c = _new_class(off[0], rc, cls, combine, count)
+            c = new_class(off[0], rc, cls, combine, count)
         nodes = sadd(np.int64(1), sadd(off[1], rn))
         leaves = sadd(off[2], rl)
         if leaves == 0:  # Downright's (1): no option, so it is itself the one leaf
@@ -351,7 +325,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
 def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off, combine,
           cls, count, walk):  # pragma: no cover
     """The walk of :func:`solve_topleft` over its allocated tables (``walk``: the arrays of
-    :func:`walk_arrays`); same result."""
+    :func:`pipeline.games.walk.walk_arrays`); same result."""
     (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
      out_parts, out_parts_off, out_conj, out_conj_off,
      out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
@@ -417,7 +391,7 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
-            kt = np.uint64(depth - 1)  # unsigned indices: see _pair
+            kt = np.uint64(depth - 1)  # unsigned indices: see class_index
             r = np.uint64(rec)
             c = np.uint64(tab[T_CLS, kt, 0])
             out_sg[r] = cls[C_SG, c]

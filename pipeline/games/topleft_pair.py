@@ -31,18 +31,9 @@ import numba
 import numpy as np
 import pyarrow as pa
 
-from pipeline.games.cgh import sadd
-from pipeline.games.moveset import (
-    EMPTY_AND,
-    EMPTY_OR,
-    _output_arrays,
-    board_table,
-    clear_feature_slack,
-    emit_features,
-    intern,
-    push_row,
-    undo_entries,
-)
+from pipeline.games.cgh import EMPTY_AND, EMPTY_OR, sadd
+from pipeline.games.columns import board_table
+from pipeline.games.columns import partition_columns as columns_of
 from pipeline.games.topleft import (
     ABSENT,
     C_AND,
@@ -51,8 +42,16 @@ from pipeline.games.topleft import (
     C_SGM,
     MAX_CLASSES,
     TERMINAL,
-    _new_class,
-    _pair,
+    class_index,
+    new_class,
+)
+from pipeline.games.walk import (
+    clear_feature_slack,
+    emit_features,
+    intern,
+    output_arrays,
+    push_row,
+    undo_entries,
     walk_arrays,
 )
 from pipeline.partitions import DONE, POP, PUSH, flatten_prefixes, shared_depth, walk_next
@@ -78,16 +77,16 @@ F_CLS = 0
 @numba.njit(cache=True, inline="always")
 def _pidx(pb, pr):  # pragma: no cover
     """Index of the pair classes (pb, pr) in the flat ``pcombine`` table; unsigned (see
-    :func:`pipeline.games.topleft._pair`)."""
+    :func:`pipeline.games.topleft.class_index`)."""
     return (np.uint64(pb) << _PAIR_BITS) | np.uint64(pr)
 
 
 @numba.njit(cache=True, inline="always")
 def _class_of(cb, cr, cls, combine, count):  # pragma: no cover
     """One game's class of a position whose options have that game's classes ``cb`` and ``cr``
-    (from its ``combine`` table, or :func:`pipeline.games.topleft._new_class`); -1 if full."""
-    c = np.int64(combine[_pair(cb, cr)])
-    return c if c >= 0 else _new_class(cb, cr, cls, combine, count)
+    (from its ``combine`` table, or :func:`pipeline.games.topleft.new_class`); -1 if full."""
+    c = np.int64(combine[class_index(cb, cr)])
+    return c if c >= 0 else new_class(cb, cr, cls, combine, count)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -95,7 +94,7 @@ def _new_pair(
     pb, pr, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d,
 ):  # pragma: no cover
     """The pair class of a position whose options have pair classes ``pb`` and ``pr``: each
-    game's class from its own table (:func:`pipeline.games.topleft._new_class`), then the pair
+    game's class from its own table (:func:`pipeline.games.topleft.new_class`), then the pair
     found among the known ones or added, and entered into ``pcombine``. -1 if a table is full."""
     cl = _class_of(members[0, pb], members[0, pr], cls_l, comb_l, cnt_l)
     cd = _class_of(members[1, pb], members[1, pr], cls_d, comb_d, cnt_d)
@@ -251,15 +250,15 @@ def _solve_top_row(
 def _emit_values(r, kt, game, tab, members, cls, states, out):  # pragma: no cover
     """One game's values of the record whose start cell is (kt, 0) into its outputs ``out``."""
     c = np.uint64(members[game, np.uint64(tab[T_CLS, kt, 0])])
-    out[0][r] = cls[C_SG, c]
-    out[1][r] = cls[C_SGM, c]
-    out[2][r] = tab[3 * game + T_NODES, kt, 0]
-    out[3][r] = tab[3 * game + T_LEAVES, kt, 0]
-    out[4][r] = states
-    out[5][r] = tab[3 * game + T_HEIGHT, kt, 0]
+    out.sg[r] = cls[C_SG, c]
+    out.sg_misere[r] = cls[C_SGM, c]
+    out.nodes[r] = tab[3 * game + T_NODES, kt, 0]
+    out.leaves[r] = tab[3 * game + T_LEAVES, kt, 0]
+    out.states[r] = states
+    out.height[r] = tab[3 * game + T_HEIGHT, kt, 0]
     fl = cls[C_AND, c]
     for f in range(6):
-        out[6][f, r] = (fl >> f) & 1
+        out.flags[f, r] = (fl >> f) & 1
 
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
@@ -424,8 +423,8 @@ def solve_pair_shard(lctr, downright, n: int, shard: int, max_records: int,
     spec = lctr.plan(n, max_records)[shard]
     values, offsets = flatten_prefixes(spec.prefixes)
     features = partition_columns is None
-    out_l = _output_arrays(spec.records, spec.part_values, spec.largest_values, features)
-    out_d = _output_arrays(spec.records, spec.part_values, spec.largest_values, False)
+    out_l = output_arrays(spec.records, spec.part_values, spec.largest_values, features)
+    out_d = output_arrays(spec.records, spec.part_values, spec.largest_values, False)
     got = solve_topleft_pair(n, values, offsets, features, out_l, out_d)
     if got < 0:
         raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: more "
@@ -434,9 +433,5 @@ def solve_pair_shard(lctr, downright, n: int, shard: int, max_records: int,
         raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: {got} "
                            f"records, expected {spec.records}")
     lctr_table = board_table(n, out_l, partition_columns)
-    columns = partition_columns
-    if columns is None:
-        from pipeline.games.base import partition_columns as columns_of
-
-        columns = columns_of(lctr_table)
+    columns = partition_columns if partition_columns is not None else columns_of(lctr_table)
     return lctr_table, board_table(n, out_d, columns)

@@ -2,7 +2,7 @@
 -- source: impartial-chess.txt, Definition 3.1 (Queen) and Section 3.6
 -- kind: erratum
 -- statement: Queen is played on the moveset (1,1)⁺ ∪ (1,0)⁺ ∪ (1,1)⁺.
--- correction: SPEC §8.5: the Queen's moveset is Rook ∪ Bishop, (1,0)⁺ ∪ (0,1)⁺ ∪ (1,1)⁺ (Section 3.6).
+-- correction: docs/definitions.md §8.5: the Queen's moveset is Rook ∪ Bishop, (1,0)⁺ ∪ (0,1)⁺ ∪ (1,1)⁺ (Section 3.6).
 --   Checked through the records of rows and columns: with the (0,1)⁺ moves a row (c) is a Nim heap of
 --   size c − 1 (SG c − 1, longest play c − 1 moves), as is a column (1^r); with the printed moveset a
 --   row would be terminal. The corrected query checks rows and columns; the printed form reports the

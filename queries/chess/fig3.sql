@@ -1,5 +1,5 @@
 -- id: chess.fig3
--- source: impartial-chess.txt, Figure 3 (also SPEC §7)
+-- source: impartial-chess.txt, Figure 3 (also docs/definitions.md §7)
 -- kind: observation
 -- statement: King on λ = (5,5,3,2,1): the SG values of the sub-partitions λ[i,j], written in cell
 --   (i,j), are, row by row from the top: 21021 / 03210 / 210 / 10 / 0 (and the P-positions are the

@@ -4,7 +4,7 @@
 -- statement: Let r be even, k > 1 and λ = G(k;r,r). Then SG_King(λ[i,j]) is 0 if i and j are both
 --   odd, 1 if both are even, and 2 or 3 otherwise (equation (2), which also gives that SG along the
 --   first row alternates between 1 and a value in {2,3}).
--- correction: SPEC §8.7: equation (2) holds only in the first r×r block (0 ≤ i, j ≤ r−1), which is
+-- correction: docs/definitions.md §8.7: equation (2) holds only in the first r×r block (0 ≤ i, j ≤ r−1), which is
 --   what the proof derives; the corrected query checks those cells, the printed form every cell
 --   of λ. (For k = 1 the pattern is not claimed: SG(λ) = 2 there.)
 -- covers: king; generalized staircases G(k;r,r) with r even and k ≥ 2, cells of the first r×r block

@@ -7,7 +7,7 @@
 --   games have isomorphic game trees, so sg, sg_misere, nodes, leaves, height and the six CGH flags
 --   agree (states is not compared: φ may identify distinct positions). |φ(λ)| ≤ |λ|, so the records
 --   with n up to the largest Downright n are examined.
--- correction: SPEC §8.4: φ fits the Pawn of Definition 3.1 (our pawn, right or diagonal); the
+-- correction: docs/definitions.md §8.4: φ fits the Pawn of Definition 3.1 (our pawn, right or diagonal); the
 --   pawn_t line is its transpose.
 -- covers: pawn, pawn_t, downright; every partition
 -- domain: SELECT n FROM pawn WHERE n <= (SELECT max(n) FROM downright)

@@ -3,7 +3,7 @@
 -- kind: erratum
 -- statement: Mirror identities, whenever the subpartition is nonempty: SG_D(λ) = SG_D(λ[1,1]);
 --   SG_Pawn(λ) = SG_Pawn(λ[2,1]); SG_Knight(λ) = SG_Knight(λ[3,3]).
--- correction: SPEC §8.4: the printed λ[2,1] identity holds for the transposed pawn (pawn_t, moves
+-- correction: docs/definitions.md §8.4: the printed λ[2,1] identity holds for the transposed pawn (pawn_t, moves
 --   down or diagonal). For the Pawn of Definition 3.1 (our pawn, right or diagonal) the identity is
 --   SG(λ) = SG(λ[1,2]). The corrected query checks downright [1,1], pawn [1,2], pawn_t [2,1],
 --   knight [3,3]; the printed form checks SG_pawn(λ) = SG_pawn(λ[2,1]).

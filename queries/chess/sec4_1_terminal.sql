@@ -3,7 +3,7 @@
 -- kind: erratum
 -- statement: (Knight, λ) is terminal precisely when λ2 ≤ 2 and λ3 ≤ 1; (Pawn, λ) is terminal
 --   precisely when r = 1. (A record is terminal iff its height is 0.)
--- correction: SPEC §8.4: "terminal iff r = 1" holds for the transposed pawn (pawn_t, down or
+-- correction: docs/definitions.md §8.4: "terminal iff r = 1" holds for the transposed pawn (pawn_t, down or
 --   diagonal). The Pawn of Definition 3.1 (our pawn, right or diagonal) is terminal iff λ1 = 1. The
 --   corrected query checks Knight, pawn_t (r = 1) and pawn (λ1 = 1); the printed form checks
 --   "pawn terminal iff r = 1".

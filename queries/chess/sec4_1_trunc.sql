@@ -5,8 +5,8 @@
 --   since more terminal positions are removed. Let μ̄ = trunc_Pawn(λ): if r > 1 then μ̄ ≤ λ⁻, and
 --   the inequality is strict if λ has a repeated part. Truncations as in chess.thm4_4 (Definition 4.1).
 --   A statement about partitions only (no game values), so it is checked on the records with n ≤ 30.
--- correction: Not in SPEC §8 (found by this catalogue). The paragraph's Pawn is the transposed pawn
---   (its "terminal iff r = 1" holds for pawn_t only, SPEC §8.4), but for pawn_t the strictness
+-- correction: Not in docs/definitions.md §8 (found by this catalogue). The paragraph's Pawn is the transposed pawn
+--   (its "terminal iff r = 1" holds for pawn_t only, docs/definitions.md §8.4), but for pawn_t the strictness
 --   condition is wrong: trunc_pawn_t(λ) = (λ2, …, λr) equals λ⁻ exactly when λ' has distinct parts,
 --   e.g. λ = (1,1) or (3,3,2,1,1). Corrected: for pawn_t (r > 1) μ̄ ≤ λ⁻, strict iff λ' has a
 --   repeated part; the printed condition (λ has a repeated part) is right for the Pawn of

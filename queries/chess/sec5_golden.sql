@@ -3,7 +3,7 @@
 -- kind: erratum
 -- statement: For rectangles the coefficient 2 in Lemma 3.22 can be replaced with the golden ratio
 --   φ = (1 + √5)/2: if λ1 − 1 > φ(r − 1) or r − 1 > φ(λ1 − 1) then (c^r) ∈ N_Queen.
--- correction: Not in SPEC §8 (found by this catalogue). Read literally the remark is false: the
+-- correction: Not in docs/definitions.md §8 (found by this catalogue). Read literally the remark is false: the
 --   Wythoff P-positions (a, b), a < b, all have b > φa, e.g. (3^2) (a = 1, b = 2 > φ) is a Queen
 --   P-position, which the same Section 5 quotes. What holds (b − φa < 1/φ for every Wythoff
 --   P-position) is the golden-ratio bound on c and r themselves: if λ1 > φ·r or r > φ·λ1 then

@@ -4,7 +4,7 @@
 -- statement: The negative parts of Table 1: each cell that excludes a property (M: not pet; D: not tame; N: not
 --   domestic; R: not forced; N': not returnable) has a family member lacking it. One witness record per
 --   claim, lacking the property (and with the stated Conway pair where one is given). Witnesses are the
---   paper's (Theorems 4.9, 4.10, 4.13-4.15, pairs corrected per SPEC §8.4, §8.6), except two chosen by
+--   paper's (Theorems 4.9, 4.10, 4.13-4.15, pairs corrected per docs/definitions.md §8.4, §8.6), except two chosen by
 --   this catalogue where the paper gives none (the smallest such records): Downright (4,4,2,1,1) =
 --   (2,1), not tame, and Queen (4^6) = (0,0), not pet.
 -- covers: downright, pawn, pawn_t, knight, rook, queen, king; the witness records
@@ -12,21 +12,21 @@
 -- witnesses: WITH w(game, parts, property, pair, source) AS (VALUES
 --   ('downright', [4, 4, 2, 1, 1], 'tame', [2, 1], 'Y+ D: smallest non-tame record (catalogue)'),
 --   ('downright', [4, 2], 'forced', NULL, 'Y+ and G R: Theorem 4.9'),
---   ('pawn', [4, 3], 'forced', NULL, 'Y+ R: Theorem 4.9 (SPEC 8.4)'),
+--   ('pawn', [4, 3], 'forced', NULL, 'Y+ R: Theorem 4.9 (docs/definitions.md §8.4)'),
 --   ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Y+ R: Theorem 4.9'),
 --   ('pawn', [4, 3, 2, 1], 'forced', NULL, 'G and S R: Theorem 4.9'),
 --   ('pawn_t', [4, 3, 2, 1], 'forced', NULL, 'G and S R: Theorem 4.9'),
 --   ('knight', [12, 12, 12, 12, 12, 6, 6, 6, 6, 6, 6], 'tame', [2, 1], 'Y+ and G D: Theorem 4.14'),
 --   ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Y+, G and R R: Theorem 4.9'),
 --   ('rook', [5, 4, 4, 4], 'domestic', [4, 0], 'Y+ N: Theorem 4.15'),
---   ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per SPEC 8.6)'),
+--   ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per docs/definitions.md §8.6)'),
 --   ('rook', [3, 3, 3], 'pet', [0, 0], 'G and R M: Theorem 4.10'),
---   ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], 'Y+ N: Theorem 4.15 (pair per SPEC 8.6)'),
---   ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per SPEC 8.6)'),
+--   ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], 'Y+ N: Theorem 4.15 (pair per docs/definitions.md §8.6)'),
+--   ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per docs/definitions.md §8.6)'),
 --   ('queen', [4, 4, 4, 4, 4, 4], 'pet', [0, 0], 'G and R M: smallest non-pet rectangle (catalogue)'),
 --   ('queen', [3, 3, 3], 'forced', NULL, 'G and R R: Theorem 4.13 proof'),
 --   ('king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], 'Y+ and G N: Theorem 4.15'),
---   ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], 'Y+ and G not returnable (N-prime): Theorem 4.15 (G(2;3,4), SPEC 8.6)'),
+--   ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], 'Y+ and G not returnable (N-prime): Theorem 4.15 (G(2;3,4), docs/definitions.md §8.6)'),
 --   ('king', [3, 3, 3], 'pet', [0, 0], 'R M: Theorem 4.10'),
 --   ('king', [4, 3, 2, 1], 'forced', NULL, 'S R: Theorem 4.9')
 --   ),
@@ -34,21 +34,21 @@
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
 --       ('downright', [4, 4, 2, 1, 1], 'tame', [2, 1], 'Y+ D: smallest non-tame record (catalogue)'),
 --       ('downright', [4, 2], 'forced', NULL, 'Y+ and G R: Theorem 4.9'),
---       ('pawn', [4, 3], 'forced', NULL, 'Y+ R: Theorem 4.9 (SPEC 8.4)'),
+--       ('pawn', [4, 3], 'forced', NULL, 'Y+ R: Theorem 4.9 (docs/definitions.md §8.4)'),
 --       ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Y+ R: Theorem 4.9'),
 --       ('pawn', [4, 3, 2, 1], 'forced', NULL, 'G and S R: Theorem 4.9'),
 --       ('pawn_t', [4, 3, 2, 1], 'forced', NULL, 'G and S R: Theorem 4.9'),
 --       ('knight', [12, 12, 12, 12, 12, 6, 6, 6, 6, 6, 6], 'tame', [2, 1], 'Y+ and G D: Theorem 4.14'),
 --       ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Y+, G and R R: Theorem 4.9'),
 --       ('rook', [5, 4, 4, 4], 'domestic', [4, 0], 'Y+ N: Theorem 4.15'),
---       ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per SPEC 8.6)'),
+--       ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per docs/definitions.md §8.6)'),
 --       ('rook', [3, 3, 3], 'pet', [0, 0], 'G and R M: Theorem 4.10'),
---       ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], 'Y+ N: Theorem 4.15 (pair per SPEC 8.6)'),
---       ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per SPEC 8.6)'),
+--       ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], 'Y+ N: Theorem 4.15 (pair per docs/definitions.md §8.6)'),
+--       ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per docs/definitions.md §8.6)'),
 --       ('queen', [4, 4, 4, 4, 4, 4], 'pet', [0, 0], 'G and R M: smallest non-pet rectangle (catalogue)'),
 --       ('queen', [3, 3, 3], 'forced', NULL, 'G and R R: Theorem 4.13 proof'),
 --       ('king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], 'Y+ and G N: Theorem 4.15'),
---       ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], 'Y+ and G not returnable (N-prime): Theorem 4.15 (G(2;3,4), SPEC 8.6)'),
+--       ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], 'Y+ and G not returnable (N-prime): Theorem 4.15 (G(2;3,4), docs/definitions.md §8.6)'),
 --       ('king', [3, 3, 3], 'pet', [0, 0], 'R M: Theorem 4.10'),
 --       ('king', [4, 3, 2, 1], 'forced', NULL, 'S R: Theorem 4.9')
 --   ),
@@ -71,21 +71,21 @@
 WITH w(game, parts, property, pair, source) AS (VALUES
     ('downright', [4, 4, 2, 1, 1], 'tame', [2, 1], 'Y+ D: smallest non-tame record (catalogue)'),
     ('downright', [4, 2], 'forced', NULL, 'Y+ and G R: Theorem 4.9'),
-    ('pawn', [4, 3], 'forced', NULL, 'Y+ R: Theorem 4.9 (SPEC 8.4)'),
+    ('pawn', [4, 3], 'forced', NULL, 'Y+ R: Theorem 4.9 (docs/definitions.md §8.4)'),
     ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Y+ R: Theorem 4.9'),
     ('pawn', [4, 3, 2, 1], 'forced', NULL, 'G and S R: Theorem 4.9'),
     ('pawn_t', [4, 3, 2, 1], 'forced', NULL, 'G and S R: Theorem 4.9'),
     ('knight', [12, 12, 12, 12, 12, 6, 6, 6, 6, 6, 6], 'tame', [2, 1], 'Y+ and G D: Theorem 4.14'),
     ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Y+, G and R R: Theorem 4.9'),
     ('rook', [5, 4, 4, 4], 'domestic', [4, 0], 'Y+ N: Theorem 4.15'),
-    ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per SPEC 8.6)'),
+    ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per docs/definitions.md §8.6)'),
     ('rook', [3, 3, 3], 'pet', [0, 0], 'G and R M: Theorem 4.10'),
-    ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], 'Y+ N: Theorem 4.15 (pair per SPEC 8.6)'),
-    ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per SPEC 8.6)'),
+    ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], 'Y+ N: Theorem 4.15 (pair per docs/definitions.md §8.6)'),
+    ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], 'Y+ not returnable (N-prime): Theorem 4.15 (pair per docs/definitions.md §8.6)'),
     ('queen', [4, 4, 4, 4, 4, 4], 'pet', [0, 0], 'G and R M: smallest non-pet rectangle (catalogue)'),
     ('queen', [3, 3, 3], 'forced', NULL, 'G and R R: Theorem 4.13 proof'),
     ('king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], 'Y+ and G N: Theorem 4.15'),
-    ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], 'Y+ and G not returnable (N-prime): Theorem 4.15 (G(2;3,4), SPEC 8.6)'),
+    ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], 'Y+ and G not returnable (N-prime): Theorem 4.15 (G(2;3,4), docs/definitions.md §8.6)'),
     ('king', [3, 3, 3], 'pet', [0, 0], 'R M: Theorem 4.10'),
     ('king', [4, 3, 2, 1], 'forced', NULL, 'S R: Theorem 4.9')
 ),

@@ -8,7 +8,7 @@
 --   staircases: the distinct parts form an arithmetic progression whose difference d is at least the
 --   smallest part, and every block of equal parts but the first has the same size m, the first at most
 --   m.
--- correction: Not in SPEC §8 (found by this catalogue). The staircase S(2) = G(2;1,1) = (2,1) is not a rectangle
+-- correction: Not in docs/definitions.md §8 (found by this catalogue). The staircase S(2) = G(2;1,1) = (2,1) is not a rectangle
 --   but is a (1,0)-position (both its moves reach (1)), so the extension of the proof to generalized
 --   staircases misses one swap position; the theorem itself (forced and miserable) is unaffected.
 --   Corrected: (2,1) is a further (1,0)-position and every other sub-partition is as stated; the printed

@@ -9,7 +9,7 @@
 --   witness: the record's pair, its domestic/returnable flag being false, and for the returnable
 --   witnesses x that y is a move from x, y is non-terminal and no move from y reaches a position with
 --   x's pair (the definition of non-returnable).
--- correction: SPEC §8.6: Queen (9,8^4) is (10,0), not (0,10); Rook (6,5^4) and Queen (11^13,10^4) are (1,0), not
+-- correction: docs/definitions.md §8.6: Queen (9,8^4) is (10,0), not (0,10); Rook (6,5^4) and Queen (11^13,10^4) are (1,0), not
 --   (0,1) (the conclusions stand: no move from y reaches a (1,0)-position); the King example needs
 --   G(2;3,4) = (8^3,4^3), the transpose of the printed G(2;4,3), whose [1,0] is a (2,0)-position. The
 --   corrected query uses these; the printed form the printed pairs and G(2;4,3).
@@ -18,11 +18,11 @@
 -- needs: followers
 -- witnesses: WITH w(game, parts, property, pair, y, move, source) AS (VALUES
 --   ('rook', [5, 4, 4, 4], 'domestic', [4, 0], NULL, NULL, 'Theorem 4.15'),
---   ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], NULL, NULL, 'Theorem 4.15, pair per SPEC 8.6'),
+--   ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], NULL, NULL, 'Theorem 4.15, pair per docs/definitions.md §8.6'),
 --   ('king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], NULL, NULL, 'Theorem 4.15: G(4;2,2)[0,1]'),
---   ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], [5, 5, 5, 5], [1, 0], 'Theorem 4.15, pair per SPEC 8.6'),
---   ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], [11, 10, 10, 10, 10], [12, 0], 'Theorem 4.15, pair per SPEC 8.6'),
---   ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], [8, 4, 4, 4], [1, 0], 'Theorem 4.15: G(2;3,4)[1,0], SPEC 8.6')
+--   ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], [5, 5, 5, 5], [1, 0], 'Theorem 4.15, pair per docs/definitions.md §8.6'),
+--   ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], [11, 10, 10, 10, 10], [12, 0], 'Theorem 4.15, pair per docs/definitions.md §8.6'),
+--   ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], [8, 4, 4, 4], [1, 0], 'Theorem 4.15: G(2;3,4)[1,0], docs/definitions.md §8.6')
 --   ),
 --   SELECT DISTINCT game || ' ' || parts::VARCHAR AS witness, stored(game, list_sum(parts)) AS present FROM w
 -- domain: SELECT n FROM king WHERE parts = [7, 7, 5, 5, 3, 3, 1, 1]::SMALLINT[]
@@ -33,11 +33,11 @@
 --   UNION ALL SELECT n FROM rook WHERE parts = [6, 5, 5, 5, 5]::SMALLINT[]
 WITH w(game, parts, property, pair, y, move, source) AS (VALUES
     ('rook', [5, 4, 4, 4], 'domestic', [4, 0], NULL, NULL, 'Theorem 4.15'),
-    ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], NULL, NULL, 'Theorem 4.15, pair per SPEC 8.6'),
+    ('queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], NULL, NULL, 'Theorem 4.15, pair per docs/definitions.md §8.6'),
     ('king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], NULL, NULL, 'Theorem 4.15: G(4;2,2)[0,1]'),
-    ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], [5, 5, 5, 5], [1, 0], 'Theorem 4.15, pair per SPEC 8.6'),
-    ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], [11, 10, 10, 10, 10], [12, 0], 'Theorem 4.15, pair per SPEC 8.6'),
-    ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], [8, 4, 4, 4], [1, 0], 'Theorem 4.15: G(2;3,4)[1,0], SPEC 8.6')
+    ('rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], [5, 5, 5, 5], [1, 0], 'Theorem 4.15, pair per docs/definitions.md §8.6'),
+    ('queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], [11, 10, 10, 10, 10], [12, 0], 'Theorem 4.15, pair per docs/definitions.md §8.6'),
+    ('king', [8, 8, 4, 4, 4], 'returnable', [1, 0], [8, 4, 4, 4], [1, 0], 'Theorem 4.15: G(2;3,4)[1,0], docs/definitions.md §8.6')
 ),
 r AS (
     SELECT 'rook' AS game, n, parts, sg, sg_misere, domestic, returnable FROM rook WHERE n IN (17, 26)

@@ -3,13 +3,13 @@
 -- kind: erratum
 -- statement: The games (Pawn, (2,2,2,1)), (Knight, R(6,5) = 5^6), (King, S(4)), (Pawn, S(4)) and (Downright,
 --   G(2;1,2) = (4,2)) are not forced, so the families of Theorem 4.9 are not forced.
--- correction: SPEC §8.4: the witness (2,2,2,1) holds for the transposed pawn (pawn_t); for the Pawn of Definition
+-- correction: docs/definitions.md §8.4: the witness (2,2,2,1) holds for the transposed pawn (pawn_t); for the Pawn of Definition
 --   3.1 (our pawn) it is forced, and the witness is (4,3). The printed form checks (pawn, (2,2,2,1)).
 -- covers: pawn, pawn_t, knight, king, downright; the witness records
 -- needs: record
 -- witnesses: WITH w(game, parts, property, pair, source) AS (VALUES
---   ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, SPEC 8.4)'),
---   ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, SPEC 8.4)'),
+--   ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, docs/definitions.md §8.4)'),
+--   ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, docs/definitions.md §8.4)'),
 --   ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Theorem 4.9'),
 --   ('king', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
 --   ('pawn', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
@@ -18,8 +18,8 @@
 --   ),
 --   SELECT DISTINCT game || ' ' || parts::VARCHAR AS witness, stored(game, list_sum(parts)) AS present FROM w
 -- domain: WITH w(game, parts, property, pair, source) AS (VALUES
---       ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, SPEC 8.4)'),
---       ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, SPEC 8.4)'),
+--       ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, docs/definitions.md §8.4)'),
+--       ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, docs/definitions.md §8.4)'),
 --       ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Theorem 4.9'),
 --       ('king', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
 --       ('pawn', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
@@ -39,8 +39,8 @@
 --   )
 --   SELECT r.n FROM w JOIN r ON r.game = w.game AND r.parts = w.parts::SMALLINT[]
 WITH w(game, parts, property, pair, source) AS (VALUES
-    ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, SPEC 8.4)'),
-    ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, SPEC 8.4)'),
+    ('pawn_t', [2, 2, 2, 1], 'forced', NULL, 'Theorem 4.9 (pawn_t, docs/definitions.md §8.4)'),
+    ('pawn', [4, 3], 'forced', NULL, 'Theorem 4.9 (pawn, docs/definitions.md §8.4)'),
     ('knight', [5, 5, 5, 5, 5, 5], 'forced', NULL, 'Theorem 4.9'),
     ('king', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),
     ('pawn', [4, 3, 2, 1], 'forced', NULL, 'Theorem 4.9'),

@@ -1,5 +1,5 @@
 -- id: consistency.downright
--- source: SPEC §2.2, §3, §4, §5 (the store checked against itself)
+-- source: docs/definitions.md §2.2, §3, §4, §5 (the store checked against itself)
 -- kind: consistency
 -- statement: Every downright record agrees with the records of its followers: sg and sg_misere are the
 --   mex of the followers' (a terminal position has sg 0 and sg_misere 1), nodes = 1 + Σ nodes,

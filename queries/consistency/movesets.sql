@@ -1,5 +1,5 @@
 -- id: consistency.movesets
--- source: SPEC §2.2, §3, §4, §5 (the store checked against itself)
+-- source: docs/definitions.md §2.2, §3, §4, §5 (the store checked against itself)
 -- kind: consistency
 -- statement: Every record of a user moveset game (game id moves_…) agrees with the records of its
 --   followers, as consistency.king states for the King: sg and sg_misere the mex of the

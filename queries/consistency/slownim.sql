@@ -1,5 +1,5 @@
 -- id: consistency.slownim
--- source: SPEC §2.3, §3, §4, §5 (the store checked against itself)
+-- source: docs/definitions.md §2.3, §3, §4, §5 (the store checked against itself)
 -- kind: consistency
 -- statement: Every Slow SetNim record agrees with the records of its followers (one per distinct
 --   multiset reached by taking a token from ℓ ∈ A nonempty stacks): sg and sg_misere are the mex
@@ -9,7 +9,7 @@
 --   between 1 + max and 1 + Σ of the followers' states, and each CGH flag is its local condition
 --   AND the followers' flags.
 -- covers: every Slow SetNim game; every record whose followers' N are in the store (the columns
---   of SPEC §3-5; reduced, reduced_parts, odd_stacks and sum_mod are the reduction's, checked by
+--   of docs/definitions.md §3-5; reduced, reduced_parts, odd_stacks and sum_mod are the reduction's, checked by
 --   the slownim.* statements)
 -- needs: followers
 -- domain: SELECT n FROM slownim

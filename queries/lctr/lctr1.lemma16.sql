@@ -5,7 +5,7 @@
 --   SG(n^m, r^s) = 0 if r + m is even and 1 if r + m is odd. If n − r is odd, then SG(n^m, r^s) = 0 if
 --   m = r, or m − r is odd and m > 3; 1 if m = r + 1, or m − r is even and m > 4; 2 if m = r + 2.
 -- covers: lctr; thick Γ-partitions (n^m, r^s) with n > r + 2 and m > r
--- correction: SPEC §8.1: for n − r odd the printed cases overlap (m = r + 1 with m > 3; m = r + 2 with
+-- correction: docs/definitions.md §8.1: for n − r odd the printed cases overlap (m = r + 1 with m > 3; m = r + 2 with
 --   m > 4). Correct, with k = m − r: k = 1 → 1, k = 2 → 2, odd k ≥ 3 → 0, even k ≥ 4 → 1 (independent
 --   of s). The even case is unchanged. The printed form reads each printed case as an implication; its
 --   smallest counterexample is (6^4, 3) with n = 27.

@@ -6,7 +6,7 @@
 --   n > r + 2 and n − r is odd, then SG(n^m, r^s) = 0 if m = r or if m − r is odd and m > 3; 1 if
 --   m = r + 1 or if m − r is even and m > 4; 2 if m = r + 2.
 -- covers: lctr; thick Γ-partitions (n^m, r^s) with n > r and m > r
--- correction: SPEC §8.1: for n > r + 2 with n − r odd the printed cases overlap. Correct, with
+-- correction: docs/definitions.md §8.1: for n > r + 2 with n − r odd the printed cases overlap. Correct, with
 --   k = m − r: k = 1 → 1, k = 2 → 2, odd k ≥ 3 → 0, even k ≥ 4 → 1 (independent of s). The printed
 --   form reads each printed case as an implication; its smallest counterexample is (6^4, 3), n = 27.
 -- needs: record

@@ -4,7 +4,7 @@
 -- statement: In Downright, SG(A[i,j]) = 0 if λ[i,j] = (1); mex{SG(A[i,j+1])} if λ[i,j] = (c), c ≥ 2;
 --   mex{SG(A[i+1,j])} if λ[i,j] = (1^r), r ≥ 2; and SG(A[i,j+1]) ▽ SG(A[i,j+1]) otherwise.
 -- covers: downright; every partition whose followers are present
--- correction: a misprint beyond SPEC §8 (queries/ERRATA.md): the last case prints SG(A[i,j+1]) ▽ SG(A[i,j+1]),
+-- correction: a misprint beyond docs/definitions.md §8 (queries/ERRATA.md): the last case prints SG(A[i,j+1]) ▽ SG(A[i,j+1]),
 --   ignoring the move down; it must be SG(A[i+1,j]) ▽ SG(A[i,j+1]) (as in Equation 3 and the proof of
 --   Lemma 4). The printed form uses mex{SG(λ[0,1])} in the last case.
 -- domain: SELECT n FROM downright

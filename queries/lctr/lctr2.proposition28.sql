@@ -5,7 +5,7 @@
 --   respectively, and both upper bounds are attained by gamma-shaped partitions. The number of states of
 --   both is bounded below by Ω(√n).
 -- covers: lctr, downright; every partition (bounds), gamma shapes (attainment)
--- correction: SPEC §8.2: among gamma shapes Γ(r,c) = (c, 1^{r−1}) only rows and columns attain the upper
+-- correction: docs/definitions.md §8.2: among gamma shapes Γ(r,c) = (c, 1^{r−1}) only rows and columns attain the upper
 --   bounds; a proper gamma (r, c ≥ 2) has r+c−1 = n states in LCTR and r+c−2 = n−1 in Downright. The
 --   Ω(√n) lower bound is checked in the concrete form given by the proof: with k the largest integer
 --   such that k(k+1)/2 ≤ n, L(λ) has at least k + 1 states and D(λ) at least k (attained by S_k). The

@@ -9,17 +9,18 @@
 --  not drawn: pet implies returnable (a non-terminal (0,1)-position of a pet game moves only to
 --  (1,0)- or (k,k)-positions, k >= 2, each with a move to sg 0, i.e. to a (0,1)-position; dually
 --  for (1,0)). A witness in an 'unknown' region is a new occupant; one in P∩N' is a bug.
+--  Read from the summaries: every (game, n) run, whatever its run kept, in seconds on any store.
 WITH classified AS (
-    SELECT game, n, parts, sg, sg_misere,
-        CASE WHEN pet THEN 'P' WHEN miserable THEN 'M' WHEN tame THEN 'T' WHEN domestic THEN 'D'
-             ELSE 'N' END AS class1,
-        CASE WHEN forced THEN 'F' WHEN returnable THEN 'R' ELSE 'N''' END AS class2
-    FROM records
+    SELECT game, n, r.records, r.first, r.first_sg, r.first_sg_misere,
+        CASE WHEN r.pet THEN 'P' WHEN r.miserable THEN 'M' WHEN r.tame THEN 'T'
+             WHEN r.domestic THEN 'D' ELSE 'N' END AS class1,
+        CASE WHEN r.forced THEN 'F' WHEN r.returnable THEN 'R' ELSE 'N''' END AS class2
+    FROM (SELECT game, n, unnest(regions) AS r FROM summaries)
 ),
 counted AS (
     SELECT game, class1, class2,
-        count(*) AS records_in_region,
-        min({'n': n, 'parts': parts, 'sg': sg, 'sg_misere': sg_misere}) AS first
+        sum(records)::BIGINT AS records_in_region,
+        min({'n': n, 'parts': first, 'sg': first_sg, 'sg_misere': first_sg_misere}) AS first
     FROM classified
     GROUP BY game, class1, class2
 ),
@@ -44,7 +45,7 @@ regions(class1, class2, class1_name, class2_name, figure7, figure7_occupants) AS
     ('D', 'N''', 'domestic not tame', 'not returnable', 'unknown', NULL),
     ('N', 'N''', 'not domestic', 'not returnable', 'occupied', 'Rook; Mark; Queen; (King,gen staircase)')
 ),
-games AS (SELECT DISTINCT game FROM records)
+games AS (SELECT DISTINCT game FROM summaries)
 SELECT
     g.game,
     r.class1 || '∩' || r.class2 AS region,

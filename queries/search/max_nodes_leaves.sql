@@ -4,29 +4,18 @@
 --  many attain the maximum).
 --  overflowed counts the records whose nodes or leaves exceed 2^63 - 1 (stored NULL): when it is
 --  not 0 the true maximum is among those records and the maxima shown are only over the rest.
-WITH per_n AS (
-    SELECT game, n,
-        max(nodes) AS max_nodes,
-        max(leaves) AS max_leaves,
-        count(*) FILTER (WHERE nodes IS NULL OR leaves IS NULL) AS overflowed
-    FROM records
-    GROUP BY game, n
-)
+--  Read from the summaries: every (game, n) run, whatever its run kept, in seconds on any store.
 SELECT
-    p.game,
-    p.n,
-    p.max_nodes,
-    count(*) FILTER (WHERE r.nodes = p.max_nodes) AS max_nodes_count,
-    array_to_string(list_transform(
-        list_sort(list(r.parts) FILTER (WHERE r.nodes = p.max_nodes), 'DESC')[:20],
-        lambda q: '(' || array_to_string(q, ',') || ')'), ' ') AS max_nodes_at,
-    p.max_leaves,
-    count(*) FILTER (WHERE r.leaves = p.max_leaves) AS max_leaves_count,
-    array_to_string(list_transform(
-        list_sort(list(r.parts) FILTER (WHERE r.leaves = p.max_leaves), 'DESC')[:20],
-        lambda q: '(' || array_to_string(q, ',') || ')'), ' ') AS max_leaves_at,
-    p.overflowed
-FROM per_n AS p
-JOIN records AS r ON r.game = p.game AND r.n = p.n
-GROUP BY p.game, p.n, p.max_nodes, p.max_leaves, p.overflowed
-ORDER BY p.game, p.n
+    game,
+    n,
+    max_nodes,
+    max_nodes_count,
+    array_to_string(list_transform(max_nodes_at, lambda q: '(' || array_to_string(q, ',') || ')'), ' ')
+        AS max_nodes_at,
+    max_leaves,
+    max_leaves_count,
+    array_to_string(list_transform(max_leaves_at, lambda q: '(' || array_to_string(q, ',') || ')'), ' ')
+        AS max_leaves_at,
+    overflow_records AS overflowed
+FROM summaries
+ORDER BY game, n

@@ -5,7 +5,7 @@
 --   (p_1 <= … <= p_n, empty stacks included), prefix sums s[i] = p_1 + … + p_i and a = min A: if
 --   p is reduced return p, otherwise for j = 1 .. a−1 take m = floor(s[n−j] / (a−j)) and stop at the
 --   first j with m in (p_{n−j}, p_{n−j+1}]; return ctt(p, m).
--- correction: SPEC §8.3. As printed, the first test "m·a <= s[n]" with m = floor(s[n]/a) is always
+-- correction: docs/definitions.md §8.3. As printed, the first test "m·a <= s[n]" with m = floor(s[n]/a) is always
 --   true, so the algorithm returns every position unreduced; the intended test is p_n·a <= s[n].
 --   The loop then misses two cases: m = floor(s[n−j]/(a−j)) may exceed p_{n−j+1} (when the best
 --   level is exactly p_{n−j+1}, the previous step having found m = p_{n−j+1} just outside its

@@ -4,7 +4,7 @@
 -- statement: In SN(n, A) with A = {k, k+1, …, n}, let s = Σ(p) mod 2k and o the number of odd stacks
 --   of the reduced position p. Then s and o have the same parity, and p is a P-position iff
 --   o <= min(s, 2k−2−s) (the structure of Theorem 5.1 generalizes).
--- correction: SPEC §8.3: as printed, S2 = {(k−1, o) : o, n same parity, 1 <= o <= k−1} contradicts
+-- correction: docs/definitions.md §8.3: as printed, S2 = {(k−1, o) : o, n same parity, 1 <= o <= k−1} contradicts
 --   the parity claim whenever k−1 and n have different parities (and repeats Theorem 5.1's o >= 1
 --   slip); the consistent form, used here, is P iff o <= min(s, 2k−2−s) (for k = n−1 it is the
 --   corrected Theorem 5.1, for k = 1 "all stacks even", for k = n "smallest stack even"). Checked on

@@ -7,7 +7,7 @@
 --   [10]. Optimal play wins from every winning position, so the M-rule move from an N-position must
 --   reach a P-position (normal: sg 0; misère: sg_misere 0; the position with no tokens has sg 0 and
 --   sg_misere 1). Remoteness is not recorded, so only this winning part of optimality is checked.
--- correction: SPEC §8.3: the M-rule as paraphrased is not optimal in misère play: in SN(3,2) the
+-- correction: docs/definitions.md §8.3: the M-rule as paraphrased is not optimal in misère play: in SN(3,2) the
 --   misère N-position (1,1,2) has the M-rule move (omit the 2) to (0,0,2), a terminal position, which
 --   wins for the opponent in misère play, while (0,1,1) wins. The corrected statement keeps the
 --   normal-play claim; the printed form lists the misère N-positions whose M-rule move reaches a

@@ -7,7 +7,7 @@
 --   misère), the same longest play (height) and, position by position, the same pairs, so the same
 --   Conway-Gurvich-Ho flags (domestic, tame, pet, miserable, forced, returnable).
 -- correction: Not a misprint of the paper (kind model, queries/FORMAT.md): its game trees label the stacks, so omitting the stack of
---   height 5 or the one of height 6 in (1,2,5,6) are different moves. SPEC §4 counts one edge per
+--   height 5 or the one of height 6 in (1,2,5,6) are different moves. docs/definitions.md §4 counts one edge per
 --   distinct multiset, and chopping can make different stacks equal (and equal ones different), so
 --   the counts nodes, leaves and states are not invariant under reduction: in SN(4,3), (2,1,1,1) has
 --   two moves (nodes 3, leaves 2, states 3) while r(p) = (1,1,1,1) has one (2, 1, 2), and the

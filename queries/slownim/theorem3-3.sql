@@ -4,7 +4,7 @@
 -- statement: In SN(n, k) with k = n − 1, let s = Σ(p) mod 2k and o the number of odd stacks of the
 --   reduced position p. Then s and o have the same parity, and p is a P-position iff (s, o) lies in
 --   S1 = {0 <= s < k−1, o <= s} ∪ S2 = {s = n−2, o ≡ n mod 2} ∪ S3 = {k−1 < s < 2k−1, o <= 2(k−1) − s}
---   (compact form, SPEC §8.3: P iff s = k−1 or o <= min(s, 2k−2−s)). Checked on every record through
+--   (compact form, docs/definitions.md §8.3: P iff s = k−1 or o <= min(s, 2k−2−s)). Checked on every record through
 --   its reduced form (columns sum_mod = s and odd_stacks = o of r(p)), a position having the outcome
 --   of its reduction (Proposition 2.4).
 -- covers: SN(n, n−1) for every n >= 2 present (sn2_1, sn3_2, sn4_3, sn5_4, …); every position

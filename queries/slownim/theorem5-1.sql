@@ -5,7 +5,7 @@
 --   of the reduced position p. Then s and o have the same parity, and the P-positions are
 --   S1 = {0 <= s < n−2, o <= s} ∪ S2 = {s = n−2, o ≡ n mod 2, 1 <= o <= n−2}
 --   ∪ S3 = {n−2 < s < 2n−3, o <= 2(n−2) − s}, with s and o of the same parity in S1 and S3.
--- correction: SPEC §8.3: the bound 1 <= o in S2 is wrong for even n ((2,2,2,2) in SN(4,{3,4}) has
+-- correction: docs/definitions.md §8.3: the bound 1 <= o in S2 is wrong for even n ((2,2,2,2) in SN(4,{3,4}) has
 --   s = 2 = n−2, o = 0 and is a P-position, as Theorem 4.1 requires). Corrected, with a = n − 1:
 --   P iff o <= min(s, 2a−2−s). Both forms are checked on every record through its reduced form
 --   (columns sum_mod = s, odd_stacks = o), a position having the outcome of its reduction.

@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from pipeline.errors import PartgamesError
 from pipeline.families import member_count, members
+from pipeline.games.base import Game
 from pipeline.games.columns import common_columns
 from pipeline.games.single import (
     SolveError,
@@ -127,7 +128,7 @@ def file_selection(path: str | Path) -> Selection:
                      listed={n: sorted(lams, reverse=True) for n, lams in listed.items()})
 
 
-class SelectionGame:
+class SelectionGame(Game):
     """A board game on a :class:`Selection`, as the runner sees a game
     (:class:`pipeline.games.base.Game`). Its id is the board game's: a store holds its records
     under ``game=<id>``, read by the same views."""

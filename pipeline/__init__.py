@@ -74,3 +74,13 @@ if not os.environ.get("NUMBA_CACHE_DIR"):  # an explicit setting wins
     os.environ["NUMBA_CACHE_DIR"] = str(_kernel_cache_dir())
     if "numba" in sys.modules:
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
+
+def __getattr__(name: str) -> object:
+    """``pipeline.Store``, the notebook's view of a store (:mod:`pipeline.notebook`), loaded on
+    first use: ``import pipeline`` (every command's start) loads no DuckDB and no matplotlib."""
+    if name == "Store":
+        from pipeline.notebook import Store
+
+        return Store
+    raise AttributeError(f"module 'pipeline' has no attribute {name!r}")

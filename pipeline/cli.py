@@ -1,4 +1,4 @@
-"""The ``partgames`` command (docs/definitions.md §6): run, check, sql, verify, search."""
+"""The ``partgames`` command (docs/definitions.md §6): run, check, sql, verify, search, draw, report."""
 
 from __future__ import annotations
 
@@ -94,7 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--only", action="append", default=None, metavar="ID",
                    help="statement id or glob (repeatable)")
     v.add_argument("--report", default=None,
-                   help="Markdown report path (default RESULTS/VERIFY.md; '-' for none)")
+                   help="Markdown report path (default RESULTS/VERIFY.md; '-' for none); the results "
+                        "as JSON go beside it (VERIFY.json)")
 
     o = sub.add_parser("solve", help="solve one start partition of board games now and print the records")
     o.add_argument("games", help="comma-separated game ids (board games, user movesets)")
@@ -106,6 +107,22 @@ def _parser() -> argparse.ArgumentParser:
     q.add_argument("--results", default="results", help="results directory (default results/)")
     _n_range(q)
     q.add_argument("--format", choices=("table", "csv", "json"), default="table")
+
+    d = sub.add_parser("draw", help="draw a board game's values on the boxes of a Young diagram")
+    d.add_argument("game", help="board game id (lctr, king, a moveset such as '{(1,3),(3,1)}')")
+    d.add_argument("parts", help="the partition, e.g. 8,7,6,5,5,2,1")
+    which = d.add_mutually_exclusive_group()
+    which.add_argument("--misere", action="store_true", help="misère values instead of normal play")
+    which.add_argument("--both", action="store_true", help="normal and misère values side by side")
+    d.add_argument("--results", default="results",
+                   help="store to read the values from (default results/); values it lacks are solved")
+    d.add_argument("--out", default=None,
+                   help="picture file, .svg, .png or .pdf (default: GAME-PARTS.svg here)")
+
+    o = sub.add_parser("report", help="one self-contained HTML file on a store: tables, charts, diagrams")
+    o.add_argument("--results", default="results", help="results directory (default results/)")
+    o.add_argument("--out", default=None, help="HTML file (default RESULTS/report.html)")
+    _n_range(o)
     return p
 
 
@@ -326,6 +343,9 @@ def _dispatch(args: argparse.Namespace) -> int:
             print("\n".join(summary_lines(results) + provenance))
         if report is not None:
             write_text_atomic(report, markdown_report(results, provenance))
+            # the same results for programs (`partgames report` draws their counterexamples)
+            write_text_atomic(report.with_suffix(".json"), json.dumps(
+                {"results": [r.as_dict() for r in results], "provenance": provenance}, default=str) + "\n")
         return 1 if any(r.breaks for r in results) else 0
     if args.command == "solve":
         import pyarrow as pa
@@ -349,7 +369,53 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(run_search(args.results, args.name, args.format, min_n=args.min_n, max_n=args.max_n,
                          settings=_duckdb_settings(args)))
         return 0
+    if args.command == "draw":
+        from pipeline.pictures import (
+            board_game_id,
+            draw_grid,
+            parse_parts,
+            picture_format,
+            save_figure,
+            value_grid,
+        )
+
+        parts = parse_parts(args.parts)
+        game = board_game_id(args.game)
+        values = ("sg", "sg_misere") if args.both else ("sg_misere",) if args.misere else ("sg",)
+        suffix = "-misere" if args.misere else "-both" if args.both else ""
+        out = Path(args.out) if args.out else Path(f"{game}-{'-'.join(map(str, parts))}{suffix}.svg")
+        writable_file(out, "--out")
+        picture_format(out)
+        grid = value_grid(game, parts, args.results)
+        save_figure(draw_grid(grid, values), out)
+        solved = f" (values of n = {', '.join(map(str, grid.solved))} solved: not in {args.results})" \
+            if grid.solved else ""
+        print(f"wrote {out}{solved}")
+        return 0
+    if args.command == "report":
+        from pipeline.report import write_report
+
+        out = Path(args.out) if args.out else Path(args.results) / "report.html"
+        writable_file(out, "--out")
+        seconds, size = write_report(args.results, out, min_n=args.min_n, max_n=args.max_n,
+                                     settings=_duckdb_settings(args))
+        print(f"wrote {out} ({size / 1e6:.1f} MB) in {seconds:.1f} s")
+        return 0
     raise AssertionError(args.command)
+
+
+def writable_file(path: Path, option: str) -> None:
+    """A :class:`UsageError` now, before any work, for an output file that cannot be written:
+    a directory, a missing folder, a folder or file this user may not write."""
+    import os
+
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: directory {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path}: not writable by this user")
 
 
 if __name__ == "__main__":

@@ -161,6 +161,8 @@ class Result:
     #: Witnesses (``witnesses`` header) absent from the store: the status is then ``partial``
     #: or ``no data``, never ``holds``.
     missing_witnesses: list[str] = field(default_factory=list)
+    #: The first records on which the printed form fails (an erratum's witnesses of the misprint).
+    printed_examples: list[dict] = field(default_factory=list)
 
     @property
     def discovery(self) -> bool:
@@ -190,6 +192,7 @@ class Result:
             d["missing_witnesses"] = self.missing_witnesses
         if self.printed_counterexamples is not None:
             d["printed_counterexamples"] = self.printed_counterexamples
+            d["printed_examples"] = self.printed_examples
             d["erratum_confirmed"] = self.erratum_confirmed
         if self.error:
             d["error"] = self.error
@@ -220,7 +223,8 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
         rows, unexamined, lo, hi = _domain_counts(con, h["domain"], cut)
         total = sum(_domain_counts(con, h["domain"], {})[:2]) if cut else rows + unexamined
         count, examples = _examples(con, restrict(st.query, cut, con))
-        printed = _examples(con, restrict(st.printed_query, cut, con))[0] if st.printed_query else None
+        printed, printed_examples = (_examples(con, restrict(st.printed_query, cut, con)) if st.printed_query
+                                     else (None, []))
         missing, present = [], 0
         if h.get("witnesses"):
             for name, ok in con.execute(restrict(_strip_query(h["witnesses"]), cut, con)).fetchall():
@@ -240,7 +244,7 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
     else:
         status = "holds"
     return Result(st.id, h["source"], st.kind, status, rows, lo, hi, count, examples, printed,
-                  skipped=skipped, missing_witnesses=missing)
+                  skipped=skipped, missing_witnesses=missing, printed_examples=printed_examples)
 
 
 def _domain_counts(con: duckdb.DuckDBPyConnection, domain: str,

@@ -31,9 +31,18 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="compute and store the records of games for a range of n")
     r.add_argument("--games", default=DEFAULT_GAMES,
                    help=f"comma-separated game ids (default: the nine board games: {DEFAULT_GAMES})")
-    r.add_argument("--max-n", type=int, default=30, help="largest n (default 30)")
+    r.add_argument("--max-n", type=int, default=None,
+                   help="largest n (default 30; with --partitions, the file's largest)")
     r.add_argument("--min-n", type=int, default=1, help="smallest n (default 1)")
     r.add_argument("--out", default="results", help="results directory (default results/)")
+    chosen = r.add_mutually_exclusive_group()
+    chosen.add_argument("--family", default=None, metavar="NAMES",
+                        help="only the members of these families (comma-separated: row, column, "
+                             "rectangle, staircase, hook, two_row, three_row, thick_gamma, "
+                             "gen_staircase; docs/families.md), into a store of their own")
+    chosen.add_argument("--partitions", default=None, metavar="FILE",
+                        help="only the partitions listed in FILE, one a line (5,3,3,1 or 5 3 3 1), "
+                             "into a store of their own")
     r.add_argument("--jobs", type=int, default=None,
                    help="solver threads (default: all cores; means nothing with --scheduler, where the "
                         "workers' threads solve)")
@@ -87,6 +96,11 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--report", default=None,
                    help="Markdown report path (default RESULTS/VERIFY.md; '-' for none); the results "
                         "as JSON go beside it (VERIFY.json)")
+
+    o = sub.add_parser("solve", help="solve one start partition of board games now and print the records")
+    o.add_argument("games", help="comma-separated game ids (board games, user movesets)")
+    o.add_argument("parts", nargs="+", help="the partition: 5,3,3,1 or 5 3 3 1")
+    o.add_argument("--format", choices=("table", "csv", "json"), default="table")
 
     q = sub.add_parser("search", help="run a search of queries/search/ and save its table")
     q.add_argument("name", nargs="?", help="search name (omit to list them)")
@@ -145,6 +159,31 @@ def split_games(text: str) -> list[str]:
     return games + [cur]
 
 
+def _register_solve(con) -> None:
+    """The SQL function ``solve(game, parts)``: the record of ``game`` started at ``parts``,
+    solved now by the single-partition solver, as a STRUCT of the record's columns
+    (``SELECT unnest(solve('queen', [3, 3, 1]))`` spreads it into columns)."""
+    import duckdb
+    import pyarrow as pa
+
+    from pipeline.games.single import check_partition, solve_record
+    from pipeline.schema import BOARD_SCHEMA
+
+    def sql_type(t: pa.DataType):
+        if pa.types.is_list(t):
+            return duckdb.list_type(sql_type(t.value_type))
+        return {pa.int16(): "SMALLINT", pa.int32(): "INTEGER", pa.int64(): "BIGINT",
+                pa.bool_(): "BOOLEAN"}[t]
+
+    record_type = duckdb.struct_type({f.name: sql_type(f.type) for f in BOARD_SCHEMA})
+
+    def solve(game: str, parts: list[int]) -> dict:
+        return solve_record(game, check_partition(parts))
+
+    con.create_function("solve", solve, ["VARCHAR", duckdb.list_type("BIGINT")], record_type,
+                        side_effects=False)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         if signal.getsignal(signal.SIGINT) is interrupted_early:
@@ -199,12 +238,24 @@ def _dispatch(args: argparse.Namespace) -> int:
         elif args.tls_ca_file or args.tls_cert or args.tls_key:
             raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
 
+        selection, max_n = None, args.max_n
+        if args.family is not None or args.partitions is not None:
+            from pipeline.games.selection import family_selection, file_selection
+
+            if args.family is not None:
+                selection = family_selection(args.family.split(","))
+            else:
+                selection = file_selection(args.partitions)
+                if max_n is None:
+                    max_n = max(selection.ns())
         summary = run(
-            split_games(args.games), max_n=args.max_n, min_n=args.min_n, out=args.out, jobs=args.jobs,
+            split_games(args.games), max_n=30 if max_n is None else max_n, min_n=args.min_n,
+            out=args.out, jobs=args.jobs,
             force=args.force, max_records=args.shard_records,
             progress=not args.quiet, repair=args.repair, space_check=not args.no_space_check,
             say=lambda line: print(line, file=sys.stderr, flush=True), cluster=cluster,
             keep=args.keep,
+            selection=selection,
         )
         print(summary.line())
         return 0
@@ -246,6 +297,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             if not text.strip():
                 raise UsageError("the SQL query is empty")
         con = connect(args.results, min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+        if not from_stdin and "solve(" in text.lower():  # numba and the solver only when used
+            _register_solve(con)
         if from_stdin:
             from pipeline.shell import interactive, script
 
@@ -294,6 +347,18 @@ def _dispatch(args: argparse.Namespace) -> int:
             write_text_atomic(report.with_suffix(".json"), json.dumps(
                 {"results": [r.as_dict() for r in results], "provenance": provenance}, default=str) + "\n")
         return 1 if any(r.breaks for r in results) else 0
+    if args.command == "solve":
+        import pyarrow as pa
+
+        from pipeline.games.single import moveset_of, parse_partition, solve_table
+        from pipeline.query import format_result
+
+        parts = parse_partition(" ".join(args.parts))
+        games = [moveset_of(game)[3] for game in split_games(args.games)]  # canonical ids
+        table = pa.concat_tables([solve_table(game, [parts]) for game in games])
+        table = table.add_column(0, "game", pa.array(games))
+        print(format_result(table, args.format))
+        return 0
     if args.command == "search":
         from pipeline.search import list_searches, run_search
 

@@ -66,7 +66,7 @@ def _escape(text: str) -> str:
 
 _JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards": "BIGINT",
                 "kept": "VARCHAR", "kept_records": "BIGINT", "version": "VARCHAR", "code": "VARCHAR",
-                "bytes": "BIGINT"}
+                "bytes": "BIGINT", "selection": "VARCHAR"}
 
 
 def _files_list(paths: list[str]) -> str:
@@ -251,7 +251,10 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
         jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
                      "kept": kept, "kept_records": record.get("kept_records", record["records"]),
                      "version": record.get("version"), "code": record.get("code"),
-                     "bytes": sum(f["bytes"] for f in record["files"])})
+                     "bytes": sum(f["bytes"] for f in record["files"]),
+                     # a family run's or partitions file's (game, n): which one (NULL: every
+                     # partition of n, an exhaustive run's)
+                     "selection": record.get("selection")})
     games = sorted(files)
     small = sum(j["kept_records"] for j in jobs) < MATERIALIZE_BELOW
     for game in games:

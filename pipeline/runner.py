@@ -36,6 +36,9 @@ from pipeline import __version__, source_digest
 from pipeline.errors import PartgamesError
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.games.columns import partition_columns
+from pipeline.games.selection import Selection, SelectionGame
+from pipeline.games.single import MAX_N as SINGLE_MAX_N
+from pipeline.games.single import SolveError
 from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
 from pipeline.schema import PARTITION_COLUMNS
@@ -384,8 +387,14 @@ def run(
     keep: str = "all",
     share_partition_columns: bool = True,
     solve_partners_together: bool = True,
+    selection: Selection | None = None,
 ) -> RunSummary:
     """Compute and store the records of every game for every n in [min_n, max_n].
+
+    ``selection``: only these start partitions of each n (a family run's or a partitions file's,
+    :mod:`pipeline.games.selection`), solved by the single-partition solver into a store of its
+    own: a store holds the records of one selection or of exhaustive runs, never both
+    (:func:`check_store_selection`).
 
     Complete (game, n) are skipped once checked against their commit records: a ``stat`` of
     each file (``repair``: every byte hashed, :func:`pipeline.storage.check_job`); damaged ones
@@ -417,8 +426,11 @@ def run(
         raise RunError(f"--min-n must be at least 1 (got {min_n})")
     if max_n < min_n:
         raise RunError(f"--max-n ({max_n}) is below --min-n ({min_n})")
-    if max_n > MAX_N:
+    if selection is None and max_n > MAX_N:
         raise RunError(f"--max-n {max_n} is beyond the supported bound {MAX_N}")
+    if selection is not None and max_n > SINGLE_MAX_N:
+        raise RunError(f"--max-n {max_n} is beyond n={SINGLE_MAX_N}, the largest the int16 columns "
+                       "n and parts hold")
     if jobs is None:
         jobs = os.cpu_count() or 1
     if jobs < 1:
@@ -426,6 +438,13 @@ def run(
     if max_records is not None and max_records < 1:
         raise RunError("--shard-records must be at least 1")
     games = resolve_games(game_ids)
+    if selection is not None:
+        if cluster is not None:
+            raise RunError("--family and --partitions runs are solved locally (no --scheduler)")
+        try:
+            games = [SelectionGame(g.game_id, selection) for g in games]
+        except SolveError as exc:
+            raise RunError(str(exc)) from exc
     try:
         keep_filter = KeepFilter.parse(keep, list({g.schema.to_string(): g.schema for g in games}.values()))
     except KeepError as exc:
@@ -435,10 +454,26 @@ def run(
     use_run_allocators()
     store = Store.open(out)
     with store.writer():  # one run per store (StoreError if another holds it)
+        check_store_selection(store, selection)
         return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
                           repair, space_check, say or (lambda _line: None), cluster, keep_filter,
                           share_partition_columns=share_partition_columns,
                           solve_partners_together=solve_partners_together)
+
+
+def check_store_selection(store: Store, selection: Selection | None) -> None:
+    """Refuse a run whose records would sit beside another kind in one store: an exhaustive
+    (game, n) holds every partition of n and a selection's (game, n) only some, and the views
+    and ``verify`` read a store as one or the other (queries/FORMAT.md)."""
+    want = selection.label if selection is not None else None
+    for game_id, n, record in store.committed()[0]:
+        have = record.get("selection")
+        if have == want:
+            continue
+        held = f"the records of a run on {have}" if have else "exhaustive records"
+        wanted = f"a run on {want}" if want else "an exhaustive run"
+        raise RunError(f"{store.root} holds {held} (game={game_id} n={n}); {wanted} needs a store "
+                       "of its own: choose another --out")
 
 
 #: Bytes per record assumed for a game with nothing committed yet in the store (the largest
@@ -501,6 +536,8 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     todo: list[tuple[Game, int]] = []  # a committed (game, n) is replaced by its commit
     for game in games:
         for n in range(min_n, max_n + 1):
+            if not game.positions(n):  # a selection without members of n (staircases: most n)
+                continue
             if force:
                 todo.append((game, n))
                 continue
@@ -546,7 +583,8 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
             # is how a user recomputes complete (game, n) after an upgrade or a fix).
             plan = {"game": game.game_id, "n": n, "max_records": size, "shards": count,
                     "shard_format": SHARD_FORMAT, "version": __version__, "code": source_digest(),
-                    "schema": game.schema.to_string(), "keep": keep.text}
+                    "schema": game.schema.to_string(), "keep": keep.text,
+                    **getattr(game, "commit_fields", {})}
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
@@ -711,7 +749,8 @@ def _finish(store: Store, game: Game, n: int, max_records: int, keep: KeepFilter
                        f"not the {game.positions(n):,} start positions")
     store.commit(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
                                    "shards": shards, "version": __version__, "code": source_digest(),
-                                   "kept": keep.text, "summary": summary})
+                                   "kept": keep.text, "summary": summary,
+                                   **getattr(game, "commit_fields", {})})
 
 
 def _progress_bars(games: list[Game], totals: dict[str, int], enabled: bool):

@@ -1,0 +1,458 @@
+"""The single-partition solver: one start partition of a board game, far past the exhaustive bound.
+
+The exhaustive kernels (:mod:`pipeline.games.moveset`) solve every partition of n by walking the
+enumeration tree; this one solves the partitions it is given, each on its own, in memory
+O(cells), with the same record (docs/definitions.md §3–§6): the same ``sg``, ``sg_misere``,
+``nodes``/``leaves`` (NULL past 2^63 − 1), ``states`` (exact), ``height``, the six flags over the
+reachable positions and the §1 features. It is what family runs and ``partgames solve`` use.
+
+Cell (i, j) of λ is the position λ[i, j] (docs/definitions.md §2.2); it depends only on the
+cells weakly below and right of it, so the cells are solved bottom row first, right to left.
+A step's target is one cell; a ray's options are aggregated along the ray
+(``agg(cell) = own(cell) ⊕ agg(next cell on the ray)``), so each cell costs O(steps + rays)
+aggregate reads, plus the words of the option bitsets a ray's values occupy. The aggregates of a
+ray (a, b) are read from row i + a only, so they are kept for the last ``max a + 1`` rows.
+``states`` counts the distinct λ[i, j] over the reachable cells (offsets that are sums of moves;
+inside a Young diagram every intermediate cell of such a sum exists), by hash-consing
+λ[i, j] = (λ_{i+1} − j, λ[i+1, j]).
+
+Limits: n ≤ :data:`MAX_N` = 32,767 (the ``n`` and ``parts`` columns are int16); ``sg`` and
+``sg_misere`` are at most a position's number of options, which is below n, so they fit their
+int16 columns whenever n does; ``height`` ≤ n fits int32 and ``states`` ≤ n + 1 int64. Memory:
+O(n) for the cells, plus, for a game with rays, (max a + 1) · λ1 · rays · 2 · (options / 64 + 1)
+words of bitsets (a hook of n = 4,000 with the queen: about 12 MB).
+
+>>> record = solve_record("rook", (3, 3))           # R(2,3) is Nim with heaps 1 and 2
+>>> record["sg"], record["states"], record["conjugate"]
+(3, 6, [2, 2, 2])
+>>> solve_record("lctr", (5, 3, 3, 2, 1, 1))["states"], solve_record("lctr", (5, 3, 3, 2, 1, 1))["nodes"]
+(12, 57)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+import pyarrow as pa
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from pipeline.errors import PartgamesError
+from pipeline.games.cgh import (
+    ALL_AND,
+    B_IS01,
+    B_TERM_OR_HAS01,
+    B_TERM_OR_HAS10,
+    F_ALL,
+    O_IS01,
+    sadd,
+    summarize,
+)
+from pipeline.games.columns import common_columns
+from pipeline.games.walk import KernelOutput
+from pipeline.schema import BOARD_SCHEMA
+
+#: Largest n: the ``n`` and ``parts`` columns are int16 (docs/definitions.md §6).
+MAX_N = 32767
+
+# The terminal position () that LCTR's moves off the diagram reach: pair (0,1), every flag true.
+_EMPTY_AND = F_ALL | B_IS01 | B_TERM_OR_HAS01 | B_TERM_OR_HAS10
+_EMPTY_OR = O_IS01
+
+# Fields of a cell; of a ray aggregate (WORDS: the bitset words its values occupy).
+SG, SGM, NODES, LEAVES, HEIGHT, AND, OR, ID = 0, 1, 2, 3, 4, 5, 6, 7
+R_NODES, R_LEAVES, R_HEIGHT, R_AND, R_OR, R_WORDS = 0, 1, 2, 3, 4, 5
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_FULL = ~np.uint64(0)
+
+
+class SolveError(PartgamesError, ValueError):
+    """A partition or game the single-partition solver does not take (one line)."""
+
+
+@numba.njit(cache=True, inline="always")
+def _mex(bits, used):  # pragma: no cover - compiled
+    """mex of the bitset ``bits[:used]`` (the words past ``used`` are zero)."""
+    for w in range(used):
+        if bits[w] != _FULL:
+            return w * 64 + trailing_zeros(~bits[w])
+    return used * 64
+
+
+@numba.njit(cache=True, inline="always")
+def _set_bit(bits, v):  # pragma: no cover - compiled
+    bits[v >> 6] |= _ONE << np.uint64(v & 63)
+
+
+@numba.njit(cache=True, inline="always")
+def _intern(key, keys, vals, mask, count):  # pragma: no cover - compiled
+    """Id (≥ 1) of ``key`` in the open-addressing table ``keys[:mask + 1]``/``vals`` (``mask + 1``
+    a power of two, empty slots -1); ``count[0]`` is the number of ids given so far."""
+    h = (key * np.int64(0x9E3779B97F4A7C15)) & mask
+    while True:
+        k = keys[h]
+        if k == key:
+            return vals[h]
+        if k == -1:
+            count[0] += 1
+            keys[h] = key
+            vals[h] = count[0]
+            return count[0]
+        h = (h + 1) & mask
+
+
+@numba.njit(cache=True, nogil=True)
+def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma: no cover - compiled
+    """Solve each partition ``values[offsets[p]:offsets[p+1]]`` (non-increasing, positive parts);
+    write record p into ``out`` (the 16 arrays of :func:`output_arrays`).
+
+    ``steps`` and ``rays`` are (k, 2) arrays of offsets (a rows down, b columns right); ``exits``:
+    a step off the diagram goes to () (LCTR); ``words``: 64-bit words of an option bitset (more
+    than any position's number of options).
+    """
+    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
+     out_parts, out_parts_off, out_conj, out_conj_off,
+     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
+    records = offsets.shape[0] - 1
+    max_cells = 1
+    max_rows = 1
+    max_cols = 1
+    for p in range(records):
+        a0, b0 = offsets[p], offsets[p + 1]
+        cells = 0
+        for i in range(a0, b0):
+            cells += values[i]
+        max_cells = max(max_cells, cells)
+        max_rows = max(max_rows, b0 - a0)
+        if b0 > a0:
+            max_cols = max(max_cols, values[a0])
+    n_steps = steps.shape[0]
+    n_rays = rays.shape[0]
+    depth = 1  # rows of ray aggregates kept: a ray (a, b) reads row i + a
+    for q in range(n_rays):
+        depth = max(depth, rays[q, 0] + 1)
+    cell = np.zeros((max_cells, 8), dtype=np.int64)
+    start = np.zeros(max_rows + 1, dtype=np.int64)  # flat index of cell (i, 0)
+    reach = np.zeros(max_cells, dtype=np.bool_)
+    ray = np.zeros((max(n_rays, 1), depth, max_cols, 6), dtype=np.int64)
+    ray_bits = np.zeros((max(n_rays, 1), depth, max_cols, 2, words), dtype=np.uint64)
+    sgb = np.zeros(words, dtype=np.uint64)
+    sgmb = np.zeros(words, dtype=np.uint64)
+    size = 4
+    while size < 2 * max_cells + 2:
+        size *= 2
+    keys = np.empty(size, dtype=np.int64)
+    vals = np.empty(size, dtype=np.int64)
+    count = np.zeros(1, dtype=np.int64)
+    stamp = np.zeros(max_cells + 1, dtype=np.int64)
+    conj = np.zeros(max_cols, dtype=np.int64)
+    ppos = 0
+    cpos = 0
+    out_parts_off[0] = 0
+    out_conj_off[0] = 0
+    for p in range(records):
+        a0 = offsets[p]
+        r = offsets[p + 1] - a0
+        lam = values[a0:a0 + r]
+        start[0] = 0
+        for i in range(r):
+            start[i + 1] = start[i] + lam[i]
+        # ---- values and flags of every cell, bottom row first (docs/definitions.md §3–§5) ----
+        used = 0  # words of sgb / sgmb that may be nonzero
+        for i in range(r - 1, -1, -1):
+            slot = i % depth
+            for j in range(lam[i] - 1, -1, -1):
+                for w in range(used):
+                    sgb[w] = _ZERO
+                    sgmb[w] = _ZERO
+                used = 0
+                nsum = np.int64(0)
+                lsum = np.int64(0)
+                hmax = -1
+                agg_or = 0
+                agg_and = ALL_AND
+                cnt = 0
+                for s in range(n_steps):
+                    ti = i + steps[s, 0]
+                    tj = j + steps[s, 1]
+                    if ti < r and tj < lam[ti]:
+                        c = start[ti] + tj
+                        v = cell[c, SG]
+                        used = max(used, (v >> 6) + 1)
+                        _set_bit(sgb, v)
+                        v = cell[c, SGM]
+                        used = max(used, (v >> 6) + 1)
+                        _set_bit(sgmb, v)
+                        nsum = sadd(nsum, cell[c, NODES])
+                        lsum = sadd(lsum, cell[c, LEAVES])
+                        hmax = max(hmax, cell[c, HEIGHT])
+                        agg_and &= cell[c, AND]
+                        agg_or |= cell[c, OR]
+                        cnt += 1
+                    elif exits:  # LCTR: the move leaves the diagram, into ()
+                        used = max(used, 1)
+                        sgb[0] |= _ONE
+                        sgmb[0] |= _ONE << _ONE
+                        nsum = sadd(nsum, 1)
+                        lsum = sadd(lsum, 1)
+                        hmax = max(hmax, 0)
+                        agg_and &= _EMPTY_AND
+                        agg_or |= _EMPTY_OR
+                        cnt += 1
+                for q in range(n_rays):
+                    ti = i + rays[q, 0]
+                    tj = j + rays[q, 1]
+                    if ti < r and tj < lam[ti]:
+                        ts = ti % depth
+                        tw = ray[q, ts, tj, R_WORDS]
+                        for w in range(tw):
+                            sgb[w] |= ray_bits[q, ts, tj, 0, w]
+                            sgmb[w] |= ray_bits[q, ts, tj, 1, w]
+                        used = max(used, tw)
+                        nsum = sadd(nsum, ray[q, ts, tj, R_NODES])
+                        lsum = sadd(lsum, ray[q, ts, tj, R_LEAVES])
+                        hmax = max(hmax, ray[q, ts, tj, R_HEIGHT])
+                        agg_and &= ray[q, ts, tj, R_AND]
+                        agg_or |= ray[q, ts, tj, R_OR]
+                        cnt += 1
+                terminal = cnt == 0
+                if terminal:
+                    g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
+                else:
+                    g = _mex(sgb, used)
+                    m = _mex(sgmb, used)
+                    nodes = sadd(np.int64(1), nsum)
+                    leaves = lsum
+                    h = hmax + 1
+                own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
+                c0 = start[i] + j
+                cell[c0, SG] = g
+                cell[c0, SGM] = m
+                cell[c0, NODES] = nodes
+                cell[c0, LEAVES] = leaves
+                cell[c0, HEIGHT] = h
+                cell[c0, AND] = own_and
+                cell[c0, OR] = own_or
+                # ---- ray aggregates through this cell: own values ⊕ the next cell's ----
+                for q in range(n_rays):
+                    ti = i + rays[q, 0]
+                    tj = j + rays[q, 1]
+                    own_words = (max(g, m) >> 6) + 1
+                    inside = ti < r and tj < lam[ti]
+                    ts = ti % depth
+                    tw = ray[q, ts, tj, R_WORDS] if inside else 0
+                    width = max(own_words, tw)
+                    for w in range(width):
+                        ray_bits[q, slot, j, 0, w] = _ZERO
+                        ray_bits[q, slot, j, 1, w] = _ZERO
+                    _set_bit(ray_bits[q, slot, j, 0], g)
+                    _set_bit(ray_bits[q, slot, j, 1], m)
+                    ray[q, slot, j, R_WORDS] = width
+                    if inside:
+                        for w in range(tw):
+                            ray_bits[q, slot, j, 0, w] |= ray_bits[q, ts, tj, 0, w]
+                            ray_bits[q, slot, j, 1, w] |= ray_bits[q, ts, tj, 1, w]
+                        ray[q, slot, j, R_NODES] = sadd(nodes, ray[q, ts, tj, R_NODES])
+                        ray[q, slot, j, R_LEAVES] = sadd(leaves, ray[q, ts, tj, R_LEAVES])
+                        ray[q, slot, j, R_HEIGHT] = max(h, ray[q, ts, tj, R_HEIGHT])
+                        ray[q, slot, j, R_AND] = own_and & ray[q, ts, tj, R_AND]
+                        ray[q, slot, j, R_OR] = own_or | ray[q, ts, tj, R_OR]
+                    else:
+                        ray[q, slot, j, R_NODES] = nodes
+                        ray[q, slot, j, R_LEAVES] = leaves
+                        ray[q, slot, j, R_HEIGHT] = h
+                        ray[q, slot, j, R_AND] = own_and
+                        ray[q, slot, j, R_OR] = own_or
+        for w in range(used):
+            sgb[w] = _ZERO
+            sgmb[w] = _ZERO
+        # ---- states: distinct λ[i, j] over the reachable cells (docs/definitions.md §4) ----
+        # λ[i, j] is (its top row λ_{i+1} − j, λ[i+1, j]): equal sub-partitions get equal ids.
+        n = start[r]
+        table = 4
+        while table < 2 * n + 2:
+            table *= 2
+        for t in range(table):
+            keys[t] = -1
+        count[0] = 0
+        for i in range(r - 1, -1, -1):
+            for j in range(lam[i]):
+                child = cell[start[i + 1] + j, ID] if i + 1 < r and j < lam[i + 1] else 0
+                cell[start[i] + j, ID] = _intern((lam[i] - j) * (n + 2) + child, keys, vals,
+                                                  table - 1, count)
+        # A cell is reachable iff its offset is a sum of moves: some move leads to it from a
+        # reachable cell (which lies weakly above-left of it, so inside the diagram).
+        token = p + 1
+        states = 0
+        for i in range(r):
+            for j in range(lam[i]):
+                ok = i == 0 and j == 0
+                for s in range(n_steps):
+                    if ok:
+                        break
+                    si = i - steps[s, 0]
+                    sj = j - steps[s, 1]
+                    if si >= 0 and sj >= 0:
+                        ok = reach[start[si] + sj]
+                for q in range(n_rays):
+                    if ok:
+                        break
+                    si = i - rays[q, 0]
+                    sj = j - rays[q, 1]
+                    if si >= 0 and sj >= 0:
+                        ok = reach[start[si] + sj]
+                reach[start[i] + j] = ok
+                if ok:
+                    ident = cell[start[i] + j, ID]
+                    if stamp[ident] != token:
+                        stamp[ident] = token
+                        states += 1
+        out_sg[p] = cell[0, SG]
+        out_sgm[p] = cell[0, SGM]
+        out_nodes[p] = cell[0, NODES]
+        out_leaves[p] = cell[0, LEAVES]
+        out_height[p] = cell[0, HEIGHT]
+        for f in range(6):
+            out_flags[f, p] = (cell[0, AND] >> f) & 1
+        out_states[p] = states + (1 if exits else 0)  # LCTR also reaches ()
+        # ---- features (docs/definitions.md §1) ----
+        for c in range(lam[0]):
+            conj[c] = 0
+        durfee = 0
+        distinct = 0
+        for i in range(r):
+            out_parts[ppos + i] = lam[i]
+            for c in range(lam[i]):
+                conj[c] += 1
+            if lam[i] >= i + 1:
+                durfee = i + 1
+            if i == 0 or lam[i] != lam[i - 1]:
+                distinct += 1
+        ppos += r
+        out_parts_off[p + 1] = ppos
+        for c in range(lam[0]):
+            out_conj[cpos + c] = conj[c]
+        cpos += lam[0]
+        out_conj_off[p + 1] = cpos
+        out_num_parts[p] = r
+        out_largest[p] = lam[0]
+        out_durfee[p] = durfee
+        out_rank[p] = lam[0] - r
+        out_distinct[p] = distinct
+    return records
+
+
+def output_arrays(records: int, part_values: int, largest_values: int) -> KernelOutput:
+    """The output arrays of :func:`solve_partitions` (those of every board-game kernel,
+    :class:`pipeline.games.walk.KernelOutput`), zeroed."""
+    i64 = np.int64
+    return KernelOutput(
+        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
+        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
+        np.zeros((6, records), np.bool_),
+        np.zeros(part_values, np.int16), np.zeros(records + 1, i64),
+        np.zeros(largest_values, np.int16), np.zeros(records + 1, i64),
+        np.zeros(records, np.int16), np.zeros(records, np.int16), np.zeros(records, np.int16),
+        np.zeros(records, np.int16), np.zeros(records, np.int16),
+    )
+
+
+def check_partition(parts: Sequence[int], what: str = "partition") -> tuple[int, ...]:
+    """``parts`` as a tuple once it is a nonempty partition with n ≤ :data:`MAX_N`; a one-line
+    :class:`SolveError` otherwise.
+
+    >>> check_partition([3, 1, 1])
+    (3, 1, 1)
+    >>> check_partition([1, 2])
+    Traceback (most recent call last):
+    ...
+    pipeline.games.single.SolveError: partition 1,2: parts must be non-increasing
+    """
+    lam = tuple(int(v) for v in parts)
+    shown = ",".join(str(v) for v in lam)
+    if not lam:
+        raise SolveError(f"{what}: empty (the board games start on a nonempty partition)")
+    if any(v <= 0 for v in lam):
+        raise SolveError(f"{what} {shown}: parts must be positive")
+    if any(a < b for a, b in zip(lam, lam[1:], strict=False)):
+        raise SolveError(f"{what} {shown}: parts must be non-increasing")
+    if sum(lam) > MAX_N:
+        raise SolveError(f"{what} of n={sum(lam)}: beyond n={MAX_N}, the largest the int16 columns "
+                         "n and parts hold")
+    return lam
+
+
+def parse_partition(text: str, what: str = "partition") -> tuple[int, ...]:
+    """A partition written ``5,3,3,1`` or ``5 3 3 1`` (brackets allowed), checked.
+
+    >>> parse_partition("[5, 3 3,1]")
+    (5, 3, 3, 1)
+    """
+    body = text.strip().strip("[]()").strip()
+    if not re.fullmatch(r"\d+(?:\s*[,\s]\s*\d+)*", body):
+        raise SolveError(f"{what} {text.strip()!r}: not a list of positive integers such as 5,3,3,1")
+    return check_partition([int(v) for v in re.split(r"[,\s]+", body)], what)
+
+
+def moveset_of(game_id: str) -> tuple[np.ndarray, np.ndarray, bool, str]:
+    """(steps, rays, exits, canonical id) of a board game or user moveset id; Slow SetNim and
+    unknown ids are refused with one line."""
+    from pipeline.games import get_game  # the registry imports the game modules
+
+    game = get_game(game_id)
+    moveset = getattr(game, "moveset", None)
+    if moveset is None:
+        raise SolveError(f"{game.game_id}: the single-partition solver takes the board games and "
+                         "user movesets, not Slow SetNim")
+    steps = np.array(moveset.steps, dtype=np.int64).reshape(-1, 2)
+    rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
+    return steps, rays, bool(moveset.exits), game.game_id
+
+
+def option_bound(rows: int, largest: int, steps: np.ndarray, rays: np.ndarray) -> int:
+    """More than the number of options of any position of a partition with ``rows`` parts and
+    largest part ``largest`` (so more than any sg and sg_misere): one per step, and per ray
+    (a, b) at most ``min((rows−1)//a, (largest−1)//b)`` cells.
+
+    >>> option_bound(3, 4, np.zeros((0, 2), np.int64), np.array([[0, 1], [1, 0]]))
+    6
+    """
+    bound = len(steps) + 1
+    for a, b in rays:
+        bound += min((rows - 1) // a if a else largest, (largest - 1) // b if b else rows)
+    return int(bound)
+
+
+def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
+    """The records (schema :data:`pipeline.schema.BOARD_SCHEMA`) of ``game_id`` started at each
+    of ``partitions``, all of the same n, in the given order.
+
+    >>> solve_table("queen", [(2, 2), (3, 1)]).column("sg").to_pylist()
+    [2, 2]
+    """
+    steps, rays, exits, _ = moveset_of(game_id)
+    lams = [check_partition(p) for p in partitions]
+    if not lams:
+        return BOARD_SCHEMA.empty_table()
+    n = sum(lams[0])
+    if any(sum(lam) != n for lam in lams):
+        raise SolveError("a table of records holds partitions of one n")
+    values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
+    offsets = np.zeros(len(lams) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(lam) for lam in lams])
+    words = option_bound(max(len(lam) for lam in lams), max(lam[0] for lam in lams), steps, rays) // 64 + 1
+    out = output_arrays(len(lams), len(values), sum(lam[0] for lam in lams))
+    solve_partitions(values, offsets, steps, rays, exits, words, out)
+    return pa.Table.from_arrays(common_columns(n, out), schema=BOARD_SCHEMA)
+
+
+def solve_record(game_id: str, parts: Sequence[int]) -> dict:
+    """The record of ``game_id`` started at ``parts``, as a dict of its columns."""
+    return solve_table(game_id, [parts]).to_pylist()[0]
+
+
+__all__ = ["MAX_N", "SolveError", "check_partition", "moveset_of", "option_bound", "parse_partition",
+           "solve_partitions", "solve_record", "solve_table"]

@@ -7,8 +7,8 @@ the sub-partition λ[i,j], what lies weakly below and right of the box. Box (0, 
 value of λ itself, a corner carries that of (1).
 
 The values come from the store's records (one SQL join, like the ``cell_grid`` macro of
-``queries/macros.sql``) where it holds the (game, n) of a box, and are otherwise solved here
-with the game's exhaustive kernel (:func:`solve_values`).
+``queries/macros.sql``) where it holds the (game, n) of a box, and are otherwise solved here,
+box by box, by the single-partition solver (:func:`solve_values`).
 """
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ FORMATS = ("svg", "png", "pdf")
 #: the same in every run; one font named (matplotlib's own, the one it measured the texts with)
 #: rather than its list of fallbacks in every element.
 SVG_SETTINGS = {"svg.fonttype": "none", "svg.hashsalt": "partgames", "font.sans-serif": ["DejaVu Sans"]}
-#: Largest partition size ``draw`` solves without a store: p(n) records per n, up to n.
-MAX_SOLVED_N = 80
 
 
 def parse_parts(text: str) -> tuple[int, ...]:
@@ -186,18 +184,20 @@ def read_grids(con: duckdb.DuckDBPyConnection, game: str, partitions: Sequence[t
             for k, p in enumerate(partitions)]
 
 
-def solve_values(game: str, sizes: Iterable[int]) -> pa.Table:
-    """The records (n, parts, sg, sg_misere) of ``game`` for every partition of each n in
-    ``sizes``, solved in memory by the game's exhaustive kernel, shard after shard, as a run
-    solves them (docs/architecture.md). The one place a grid's missing values are computed: a
-    solver of single positions would replace this, solving only the sub-partitions asked."""
-    from pipeline.games import get_game
-    from pipeline.runner import default_shard_records
+def solve_values(game: str, parts: Sequence[int], sizes: Iterable[int]) -> pa.Table:
+    """The records (n, parts, sg, sg_misere) of ``game`` started at each sub-partition λ[i,j] of
+    λ = ``parts`` whose size is in ``sizes``, solved by the single-partition solver
+    (:mod:`pipeline.games.single`, docs/families.md: memory O(cells), no bound on n but the
+    columns' types) rather than every partition of each n."""
+    from pipeline.games.single import solve_table
 
-    solver = get_game(game)
-    size = default_shard_records(1)
-    tables = [solver.solve_shard(n, shard, size).select(["n", "parts", "sg", "sg_misere"])
-              for n in sorted(set(sizes)) for shard in range(solver.shard_count(n, size))]
+    wanted = set(sizes)
+    by_n: dict[int, set[tuple[int, ...]]] = {}
+    for _, _, sub in cells(parts):
+        if sum(sub) in wanted:
+            by_n.setdefault(sum(sub), set()).add(sub)
+    tables = [solve_table(game, sorted(subs)).select(["n", "parts", "sg", "sg_misere"])
+              for _, subs in sorted(by_n.items())]
     if not tables:
         return pa.table({"n": pa.array([], pa.int16()), "parts": pa.array([], pa.list_(pa.int16())),
                          "sg": pa.array([], pa.int16()), "sg_misere": pa.array([], pa.int16())})
@@ -225,10 +225,7 @@ def value_grid(game: str, parts: Sequence[int], results: str | Path | None = Non
     else:
         con = duckdb.connect()
     missing = need - stored
-    if max(missing, default=0) > MAX_SOLVED_N:
-        raise UsageError(f"{game} on {parts}: the store lacks n = {max(missing)}, beyond the {MAX_SOLVED_N} "
-                         f"that draw solves itself (`partgames run --games {game} --max-n {max(missing)}`)")
-    solved = solve_values(game, missing) if missing else None
+    solved = solve_values(game, parts, missing) if missing else None
     return read_grids(con, game, [parts], stored & need, solved)[0]
 
 

@@ -44,7 +44,7 @@ from pipeline.partitions import (  # noqa: E402
     partition_numbers,
     plan_shards,
 )
-from pipeline.runner import _shard_order, use_run_allocators  # noqa: E402
+from pipeline.runner import shard_order, use_run_allocators  # noqa: E402
 
 use_run_allocators()  # kernel only with the same allocators as a run, like for like
 
@@ -118,7 +118,7 @@ def kernel_rate_jobs(game_id: str, ns: list[int], jobs: int) -> float:
     # in the runner's order (largest n first, then the largest shards), by the runner's own key
     tasks = [(n, k) for _, [(n, k, _)] in sorted(
         (([game], [(n, k, 1 << 18)]) for n in ns for k in range(game.shard_count(n, 1 << 18))),
-        key=_shard_order)]
+        key=shard_order)]
     with ThreadPoolExecutor(jobs) as pool:
         t = time.perf_counter()
         records = sum(pool.map(lambda task: game.solve_shard(*task, 1 << 18).num_rows, tasks))

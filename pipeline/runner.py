@@ -600,7 +600,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
             serial.append(([game], chain))
     shards: list[Task] = [(games_of, [(n, k, size)]) for (_, n, k, size), games_of in groups.items()]
     # Serial chains first (they are long), then shards, largest n first, for a short tail.
-    shards.sort(key=_shard_order)
+    shards.sort(key=shard_order)
 
     bars = _progress_bars(games, totals, progress)
     by_id = {g.game_id: g for g in games}
@@ -643,7 +643,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     return summary
 
 
-def _shard_order(task: Task) -> tuple[int, int]:
+def shard_order(task: Task) -> tuple[int, int]:
     """Sort key of a shard task: largest n first (a (game, n) finishes early and the last
     shards are small), and within an n the largest shards first, so that the threads end
     together (the longest-processing-time rule): a shard's records where its game tells them

@@ -2,13 +2,13 @@
 
 To add a game family: write ``pipeline/games/<family>.py`` with a subclass of
 :class:`pipeline.games.base.Game` (rules + a numba kernel), and register its ids' pattern and
-parser here (:data:`FAMILIES`). A user's moveset needs no code at all (its id is the moveset); a
+parser here (:data:`GAME_FAMILIES`). A user's moveset needs no code at all (its id is the moveset); a
 new built-in piece is an entry in ``moveset.BUILTIN`` and its id in
 ``pipeline.schema.BOARD_GAMES``.
 
 >>> get_game("king").game_id, get_game("{(1,3),(3,1)}").game_id
 ('king', 'moves_1.3_3.1')
->>> [family.name for family in FAMILIES]
+>>> [family.name for family in GAME_FAMILIES]
 ['slownim', 'moveset']
 """
 
@@ -30,7 +30,7 @@ MAX_N = 150
 
 
 @dataclass(frozen=True)
-class Family:
+class GameFamily:
     """A game family in the registry: the ids it claims (a regular expression matched against
     the whole id) and how it makes a game of one; ``parse`` raises a ``ValueError`` naming what
     is wrong with an id it claims."""
@@ -58,16 +58,16 @@ def _moveset(game_id: str) -> Game:
 
 #: The families, tried in order: the first whose ``ids`` match the id parses it (docs/definitions.md
 #: §2: ``sn<s>_<A>``, then the built-in ids and user movesets, which take every other id).
-FAMILIES: list[Family] = [
-    Family("slownim", re.compile(r"sn.*"), _slownim),
-    Family("moveset", re.compile(r".*", re.DOTALL), _moveset),
+GAME_FAMILIES: list[GameFamily] = [
+    GameFamily("slownim", re.compile(r"sn.*"), _slownim),
+    GameFamily("moveset", re.compile(r".*", re.DOTALL), _moveset),
 ]
 
 
 def get_game(game_id: str) -> Game:
     """The game with this id (docs/definitions.md §2: built-in ids, ``sn<s>_<A>``, user movesets)."""
     text = game_id.strip()
-    for family in FAMILIES:
+    for family in GAME_FAMILIES:
         if family.ids.fullmatch(text):
             try:
                 return family.parse(text)
@@ -78,4 +78,4 @@ def get_game(game_id: str) -> Game:
     raise GameError(f"unknown game {text!r}")
 
 
-__all__ = ["BOARD_GAMES", "FAMILIES", "MAX_N", "Family", "Game", "GameError", "get_game"]
+__all__ = ["BOARD_GAMES", "GAME_FAMILIES", "MAX_N", "GameFamily", "Game", "GameError", "get_game"]

@@ -8,10 +8,13 @@ reachable positions and the §1 features. It is what family runs and ``partgames
 
 Cell (i, j) of λ is the position λ[i, j] (docs/definitions.md §2.2); it depends only on the
 cells weakly below and right of it, so the cells are solved bottom row first, right to left.
-A step's target is one cell; a ray's options are aggregated along the ray
-(``agg(cell) = own(cell) ⊕ agg(next cell on the ray)``), so each cell costs O(steps + rays)
-aggregate reads, plus the words of the option bitsets a ray's values occupy. The aggregates of a
-ray (a, b) are read from row i + a only, so they are kept for the last ``max a + 1`` rows.
+A step's target is one cell. A ray's targets from (i, j) are the cells after (i, j) on the line
+through it in the ray's direction, and in that order they are exactly the cells of the line
+solved so far, so one aggregate per line (the options' nodes and leaves summed, heights maxed,
+flags and-ed/or-ed, values as a bitset) serves every cell of it: each cell costs O(steps + rays)
+aggregate reads, plus the nonzero words of its lines' option bitsets. The values on a line are
+distinct (a later cell is an option of an earlier one), so a line of L cells holds at most 2L
+nonzero words (sg and sg_misere); only those are stored, each line's in a block of 2L entries.
 ``states`` counts the distinct λ[i, j] over the reachable cells (offsets that are sums of moves;
 inside a Young diagram every intermediate cell of such a sum exists), by hash-consing
 λ[i, j] = (λ_{i+1} − j, λ[i+1, j]).
@@ -19,8 +22,8 @@ inside a Young diagram every intermediate cell of such a sum exists), by hash-co
 Limits: n ≤ :data:`MAX_N` = 32,767 (the ``n`` and ``parts`` columns are int16); ``sg`` and
 ``sg_misere`` are at most a position's number of options, which is below n, so they fit their
 int16 columns whenever n does; ``height`` ≤ n fits int32 and ``states`` ≤ n + 1 int64. Memory:
-O(n) for the cells, plus, for a game with rays, (max a + 1) · λ1 · rays · 2 · (options / 64 + 1)
-words of bitsets (a hook of n = 4,000 with the queen: about 12 MB).
+O(cells · (1 + rays)): about 180 bytes a cell, plus about 250 a cell per ray (peak resident
+sizes measured by ``benchmarks/single.py --memory``, docs/performance.md).
 
 >>> record = solve_record("rook", (3, 3))           # R(2,3) is Nim with heaps 1 and 2
 >>> record["sg"], record["states"], record["conjugate"]
@@ -61,9 +64,10 @@ MAX_N = 32767
 _EMPTY_AND = F_ALL | B_IS01 | B_TERM_OR_HAS01 | B_TERM_OR_HAS10
 _EMPTY_OR = O_IS01
 
-# Fields of a cell; of a ray aggregate (WORDS: the bitset words its values occupy).
+# Fields of a cell; of a line aggregate (COUNT: the cells of the line solved so far).
 SG, SGM, NODES, LEAVES, HEIGHT, AND, OR, ID = 0, 1, 2, 3, 4, 5, 6, 7
-R_NODES, R_LEAVES, R_HEIGHT, R_AND, R_OR, R_WORDS = 0, 1, 2, 3, 4, 5
+# FIRST, WORDS: where the line's option-word entries start, and how many it has.
+L_NODES, L_LEAVES, L_HEIGHT, L_AND, L_OR, L_COUNT, L_FIRST, L_WORDS = 0, 1, 2, 3, 4, 5, 6, 7
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _FULL = ~np.uint64(0)
@@ -104,6 +108,34 @@ def _intern(key, keys, vals, mask, count):  # pragma: no cover - compiled
         h = (h + 1) & mask
 
 
+@numba.njit(cache=True, inline="always")
+def _line_of(i, j, a, b, start):  # pragma: no cover - compiled
+    """Flat index of the first cell (up-left end) of the line through (i, j) in direction (a, b)."""
+    k = i // a if a > 0 else j // b
+    if a > 0 and b > 0:
+        k = min(k, j // b)
+    return start[i - k * a] + j - k * b
+
+
+@numba.njit(cache=True, inline="always")
+def _add_bit(v, shift, first, used, e_word, e_bits):  # pragma: no cover - compiled
+    """Set bit ``v`` of the sg (``shift`` 0) or sg_misere (``shift`` 1) option set of a line whose
+    nonzero words are the entries ``first .. first + used − 1`` (word index ``e_word``, bits
+    ``e_bits``); return its new number of entries (one more when the word is new)."""
+    word = v >> 6
+    e = first + used - 1
+    while e >= first and e_word[e] != word:  # the newest entries first: values near recent ones
+        e -= 1
+    if e < first:
+        e = first + used
+        used += 1
+        e_word[e] = word
+        e_bits[e, 0] = _ZERO
+        e_bits[e, 1] = _ZERO
+    e_bits[e, shift] |= _ONE << np.uint64(v & 63)
+    return used
+
+
 @numba.njit(cache=True, nogil=True)
 def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma: no cover - compiled
     """Solve each partition ``values[offsets[p]:offsets[p+1]]`` (non-increasing, positive parts);
@@ -112,6 +144,14 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     ``steps`` and ``rays`` are (k, 2) arrays of offsets (a rows down, b columns right); ``exits``:
     a step off the diagram goes to () (LCTR); ``words``: 64-bit words of an option bitset (more
     than any position's number of options).
+
+    A ray's targets from (i, j) are the cells after (i, j) on its line, and the cells are solved
+    bottom row first, right to left, so when (i, j) is solved the cells of its line solved so far
+    are exactly those targets: one aggregate per line (per ray) holds their nodes and leaves
+    (sums), height (max), flags (and/or) and option values. The values of a line are distinct
+    (each cell of it is an option of every cell before it), so its option bits are kept as the
+    nonzero 64-bit words only, as entries (word index, bits) in a block of twice the line's
+    length: memory O(cells · rays).
     """
     (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
      out_parts, out_parts_off, out_conj, out_conj_off,
@@ -131,14 +171,16 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
             max_cols = max(max_cols, values[a0])
     n_steps = steps.shape[0]
     n_rays = rays.shape[0]
-    depth = 1  # rows of ray aggregates kept: a ray (a, b) reads row i + a
-    for q in range(n_rays):
-        depth = max(depth, rays[q, 0] + 1)
+    nr = max(n_rays, 1)
     cell = np.zeros((max_cells, 8), dtype=np.int64)
     start = np.zeros(max_rows + 1, dtype=np.int64)  # flat index of cell (i, 0)
     reach = np.zeros(max_cells, dtype=np.bool_)
-    ray = np.zeros((max(n_rays, 1), depth, max_cols, 6), dtype=np.int64)
-    ray_bits = np.zeros((max(n_rays, 1), depth, max_cols, 2, words), dtype=np.uint64)
+    # Line aggregates, by ray q and first cell c of the line: q · max_cells + c. A line of L
+    # cells gets 2L option-word entries, contiguous: each cell adds at most two words to it.
+    line = np.zeros((nr * max_cells, 8), dtype=np.int64)
+    e_word = np.zeros(2 * max_cells * nr, dtype=np.int64)
+    e_bits = np.zeros((2 * max_cells * nr, 2), dtype=np.uint64)
+    line_ids = np.zeros((nr, max_cells), dtype=np.int64)  # line of each cell, per ray (as above)
     sgb = np.zeros(words, dtype=np.uint64)
     sgmb = np.zeros(words, dtype=np.uint64)
     size = 4
@@ -160,11 +202,28 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
         start[0] = 0
         for i in range(r):
             start[i + 1] = start[i] + lam[i]
+        n = start[r]
+        if n_rays > 0:
+            first = 0
+            for q in range(n_rays):
+                for c in range(n):
+                    for f in range(8):
+                        line[q * max_cells + c, f] = 0
+                for i in range(r):
+                    for j in range(lam[i]):
+                        ln = q * max_cells + _line_of(i, j, rays[q, 0], rays[q, 1], start)
+                        line_ids[q, start[i] + j] = ln
+                        line[ln, L_FIRST] += 2  # the line's length, twice, for now
+                for c in range(n):
+                    ln = q * max_cells + c
+                    length2 = line[ln, L_FIRST]
+                    line[ln, L_FIRST] = first
+                    first += length2
         # ---- values and flags of every cell, bottom row first (docs/definitions.md §3–§5) ----
         used = 0  # words of sgb / sgmb that may be nonzero
         for i in range(r - 1, -1, -1):
-            slot = i % depth
             for j in range(lam[i] - 1, -1, -1):
+                c0 = start[i] + j
                 for w in range(used):
                     sgb[w] = _ZERO
                     sgmb[w] = _ZERO
@@ -203,20 +262,18 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
                         agg_or |= _EMPTY_OR
                         cnt += 1
                 for q in range(n_rays):
-                    ti = i + rays[q, 0]
-                    tj = j + rays[q, 1]
-                    if ti < r and tj < lam[ti]:
-                        ts = ti % depth
-                        tw = ray[q, ts, tj, R_WORDS]
-                        for w in range(tw):
-                            sgb[w] |= ray_bits[q, ts, tj, 0, w]
-                            sgmb[w] |= ray_bits[q, ts, tj, 1, w]
-                        used = max(used, tw)
-                        nsum = sadd(nsum, ray[q, ts, tj, R_NODES])
-                        lsum = sadd(lsum, ray[q, ts, tj, R_LEAVES])
-                        hmax = max(hmax, ray[q, ts, tj, R_HEIGHT])
-                        agg_and &= ray[q, ts, tj, R_AND]
-                        agg_or |= ray[q, ts, tj, R_OR]
+                    ln = line_ids[q, c0]
+                    if line[ln, L_COUNT] > 0:  # the ray's targets: the line's solved cells
+                        for e in range(line[ln, L_FIRST], line[ln, L_FIRST] + line[ln, L_WORDS]):
+                            w = e_word[e]
+                            sgb[w] |= e_bits[e, 0]
+                            sgmb[w] |= e_bits[e, 1]
+                            used = max(used, w + 1)
+                        nsum = sadd(nsum, line[ln, L_NODES])
+                        lsum = sadd(lsum, line[ln, L_LEAVES])
+                        hmax = max(hmax, line[ln, L_HEIGHT])
+                        agg_and &= line[ln, L_AND]
+                        agg_or |= line[ln, L_OR]
                         cnt += 1
                 terminal = cnt == 0
                 if terminal:
@@ -228,7 +285,6 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
                     leaves = lsum
                     h = hmax + 1
                 own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
-                c0 = start[i] + j
                 cell[c0, SG] = g
                 cell[c0, SGM] = m
                 cell[c0, NODES] = nodes
@@ -236,42 +292,29 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
                 cell[c0, HEIGHT] = h
                 cell[c0, AND] = own_and
                 cell[c0, OR] = own_or
-                # ---- ray aggregates through this cell: own values ⊕ the next cell's ----
+                # ---- this cell joins its lines: a target of every cell before it on them ----
                 for q in range(n_rays):
-                    ti = i + rays[q, 0]
-                    tj = j + rays[q, 1]
-                    own_words = (max(g, m) >> 6) + 1
-                    inside = ti < r and tj < lam[ti]
-                    ts = ti % depth
-                    tw = ray[q, ts, tj, R_WORDS] if inside else 0
-                    width = max(own_words, tw)
-                    for w in range(width):
-                        ray_bits[q, slot, j, 0, w] = _ZERO
-                        ray_bits[q, slot, j, 1, w] = _ZERO
-                    _set_bit(ray_bits[q, slot, j, 0], g)
-                    _set_bit(ray_bits[q, slot, j, 1], m)
-                    ray[q, slot, j, R_WORDS] = width
-                    if inside:
-                        for w in range(tw):
-                            ray_bits[q, slot, j, 0, w] |= ray_bits[q, ts, tj, 0, w]
-                            ray_bits[q, slot, j, 1, w] |= ray_bits[q, ts, tj, 1, w]
-                        ray[q, slot, j, R_NODES] = sadd(nodes, ray[q, ts, tj, R_NODES])
-                        ray[q, slot, j, R_LEAVES] = sadd(leaves, ray[q, ts, tj, R_LEAVES])
-                        ray[q, slot, j, R_HEIGHT] = max(h, ray[q, ts, tj, R_HEIGHT])
-                        ray[q, slot, j, R_AND] = own_and & ray[q, ts, tj, R_AND]
-                        ray[q, slot, j, R_OR] = own_or | ray[q, ts, tj, R_OR]
+                    ln = line_ids[q, c0]
+                    line[ln, L_WORDS] = _add_bit(g, 0, line[ln, L_FIRST], line[ln, L_WORDS], e_word, e_bits)
+                    line[ln, L_WORDS] = _add_bit(m, 1, line[ln, L_FIRST], line[ln, L_WORDS], e_word, e_bits)
+                    if line[ln, L_COUNT] == 0:
+                        line[ln, L_NODES] = nodes
+                        line[ln, L_LEAVES] = leaves
+                        line[ln, L_HEIGHT] = h
+                        line[ln, L_AND] = own_and
+                        line[ln, L_OR] = own_or
                     else:
-                        ray[q, slot, j, R_NODES] = nodes
-                        ray[q, slot, j, R_LEAVES] = leaves
-                        ray[q, slot, j, R_HEIGHT] = h
-                        ray[q, slot, j, R_AND] = own_and
-                        ray[q, slot, j, R_OR] = own_or
+                        line[ln, L_NODES] = sadd(nodes, line[ln, L_NODES])
+                        line[ln, L_LEAVES] = sadd(leaves, line[ln, L_LEAVES])
+                        line[ln, L_HEIGHT] = max(h, line[ln, L_HEIGHT])
+                        line[ln, L_AND] &= own_and
+                        line[ln, L_OR] |= own_or
+                    line[ln, L_COUNT] += 1
         for w in range(used):
             sgb[w] = _ZERO
             sgmb[w] = _ZERO
         # ---- states: distinct λ[i, j] over the reachable cells (docs/definitions.md §4) ----
         # λ[i, j] is (its top row λ_{i+1} − j, λ[i+1, j]): equal sub-partitions get equal ids.
-        n = start[r]
         table = 4
         while table < 2 * n + 2:
             table *= 2

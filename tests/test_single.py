@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
 
 import pytest
 import reference
@@ -137,8 +139,6 @@ def test_bad_input_is_one_line() -> None:
 def test_solve_command_and_sql_function(tmp_path) -> None:
     """`partgames solve` prints the solver's record; `sql` solves through `solve(game, parts)`."""
     import json
-    import subprocess
-    import sys
 
     def partgames(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], capture_output=True,
@@ -156,3 +156,35 @@ def test_solve_command_and_sql_function(tmp_path) -> None:
     done = partgames("sql", "--results", str(store), "--format", "json",
                      "SELECT unnest(solve('king', [5, 5, 3, 2, 1]))")
     assert json.loads(done.stdout) == [solve_record("king", (5, 5, 3, 2, 1))]
+
+
+_PEAK = """
+import sys
+from pipeline.games.single import solve_record
+
+def status(field):
+    for line in open("/proc/self/status"):
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+
+solve_record(sys.argv[1], [3, 2, 1])  # the kernel loaded
+with open("/proc/self/clear_refs", "w") as fh:  # the peak resident size restarts here
+    fh.write("5")
+before = status("VmRSS")
+solve_record(sys.argv[1], [int(v) for v in sys.argv[2].split(",")])
+print(status("VmHWM") - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self")
+@pytest.mark.parametrize(("game", "parts", "cells"), [
+    ("rook", f"{MAX_N}", MAX_N),                             # one long row: long lines, big values
+    ("queen", ",".join(["8000"] + ["1"] * 7999), 15999),     # a hook: many one-cell lines
+])
+def test_memory_grows_with_the_cells(game: str, parts: str, cells: int) -> None:
+    """Memory O(cells): the peak resident size grows by at most 1 kB a cell (the option bitsets
+    kept one per cell and ray, each as wide as the largest value, would take 33 kB a cell on
+    the row, 18 kB on the hook)."""
+    grown = int(subprocess.run([sys.executable, "-c", _PEAK, game, parts], capture_output=True,
+                               text=True, check=True).stdout)
+    assert grown < 1024 * cells, (grown, cells)

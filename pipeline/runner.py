@@ -517,17 +517,22 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
+    # The commit records, read once: checked against --keep first (a refusal changes no byte),
+    # then with their files (which may re-stamp them).
+    commits: dict[tuple[str, int], dict | None] = {}
     if not force:
-        # Records kept by another --keep are not what this run would keep: a (game, n) is
-        # kept one way, so that `jobs` and verify can say what each holds.
         for game in games:
             for n in range(min_n, max_n + 1):
                 if not store.job_dir(game.game_id, n).exists():
                     continue
                 try:
-                    kept = read_commit(store.job_dir(game.game_id, n)).get("kept", "all")
+                    commits[game.game_id, n] = read_commit(store.job_dir(game.game_id, n))
                 except Exception:  # noqa: BLE001 (a damaged commit record: recomputed below)
+                    commits[game.game_id, n] = None
                     continue
+                # Records kept by another --keep are not what this run would keep: a (game, n)
+                # is kept one way, so that `jobs` and verify can say what each holds.
+                kept = commits[game.game_id, n].get("kept", "all")
                 if kept != keep.text:
                     raise RunError(f"game={game.game_id} n={n} is complete with --keep {kept!r}, "
                                    f"not {keep.text!r}: pass --force to recompute it with this --keep")
@@ -543,7 +548,8 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
                 continue
             if store.job_dir(game.game_id, n).exists():
                 # under the lock: a copied store's files, hashed once here, are re-stamped
-                damage = store.damage(game.game_id, n, deep=repair, restamp=True)
+                damage = store.damage(game.game_id, n, deep=repair, restamp=True,
+                                      record=commits.get((game.game_id, n)))
                 if damage is None:
                     summary.jobs_skipped += 1
                     continue

@@ -183,9 +183,11 @@ class Damage:
         return f"game={self.game} n={self.n}: {self.reason}"
 
 
-def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bool = False) -> dict:
+def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bool = False,
+              record: dict | None = None) -> dict:
     """Check one (game, n) directory against its commit record and return the record; raise
-    :class:`DamageError` naming the first problem.
+    :class:`DamageError` naming the first problem. ``record``: the commit record as
+    :func:`read_commit` just returned it, if the caller has it (not read again).
 
     Always: the record itself, every listed file present with its size, no other ``*.parquet``
     file, and every file whose inode or ctime moved since the commit (a write, a truncation, a
@@ -195,7 +197,8 @@ def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bo
     that later checks need not hash them again (the caller holds the store's lock).
     """
     moved_files = []
-    record = read_commit(job_dir)
+    if record is None:
+        record = read_commit(job_dir)
     listed = {f["name"] for f in record["files"]}
     extra = sorted(p.name for p in job_dir.glob("*.parquet") if p.name not in listed)
     if extra:
@@ -321,10 +324,12 @@ class Store:
     def replaced_dir(self, game_id: str, n: int) -> Path:
         return self.staging / REPLACED / f"game={game_id}" / f"n={n}"
 
-    def damage(self, game_id: str, n: int, deep: bool = False, restamp: bool = False) -> str | None:
-        """What is wrong with a committed (game, n), or None (:func:`check_job`)."""
+    def damage(self, game_id: str, n: int, deep: bool = False, restamp: bool = False,
+               record: dict | None = None) -> str | None:
+        """What is wrong with a committed (game, n), or None (:func:`check_job`; ``record``: its
+        commit record, if already read)."""
         try:
-            check_job(self.job_dir(game_id, n), deep=deep, restamp=restamp)
+            check_job(self.job_dir(game_id, n), deep=deep, restamp=restamp, record=record)
         except DamageError as exc:
             return str(exc)
         return None

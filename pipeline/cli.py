@@ -270,7 +270,9 @@ def _dispatch(args: argparse.Namespace) -> int:
                     print(f"adopted {len(store.adopt()):,} (game, n) written by an older partgames")
                     print(f"summarised {len(store.add_summaries()):,} (game, n) committed without "
                           "a summary")
+                    print(f"journaled {store.restart_journal():,} (game, n): the store as it is now")
                 sound, damaged = store.committed(deep=args.deep, rows=True, restamp=True)
+                store.journal_missing(sound)
         except (StoreError, OSError):  # a run holds the store, or it is read-only to this user
             if args.adopt:
                 raise

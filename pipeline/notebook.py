@@ -20,7 +20,7 @@ import duckdb
 import pyarrow as pa
 
 from pipeline.pictures import draw_grid, value_grid
-from pipeline.query import connect
+from pipeline.query import open_views
 from pipeline.verify import verify
 
 if TYPE_CHECKING:
@@ -46,7 +46,8 @@ class Store:
         self.min_n, self.max_n = min_n, max_n
         self.settings = {k: str(v) for k, v in (("memory_limit", memory_limit), ("threads", threads))
                          if v is not None}
-        self.con = connect(self.results, min_n=min_n, max_n=max_n, settings=self.settings)
+        self._views = open_views(self.results, min_n=min_n, max_n=max_n, settings=self.settings)
+        self.con = self._views.con
 
     def __repr__(self) -> str:
         games, records = self.con.execute(
@@ -56,7 +57,15 @@ class Store:
     def sql(self, query: str) -> duckdb.DuckDBPyRelation:
         """A DuckDB relation over the views (one per game, ``records``, ``slownim``, ``jobs``)
         and the macros of ``queries/macros.sql``: ``.df()``, ``.pl()``, ``.arrow()`` or shown
-        as it is."""
+        as it is.
+
+        Small stores are copied into memory when the Store is made, and the relations read that
+        copy, whatever runs do to the store since. Larger ones are read in place, and a run
+        replacing or removing a (game, n) they read (``run --force``, a repair) makes this
+        raise :class:`pipeline.query.StoreChanged` ("the store changed under this reader;
+        reopen it"), and a relation already made fail when run (DuckDB finds the files gone: a
+        commit's files are named after it, so no newer commit's file is read in their place)."""
+        self._views.check_unchanged()
         return self.con.sql(query)
 
     def draw(self, game: str, parts: Sequence[int], misere: bool = False, both: bool = False) -> Figure:

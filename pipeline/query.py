@@ -14,6 +14,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -21,7 +22,7 @@ import pyarrow as pa
 
 from pipeline.errors import UsageError
 from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, SLOWNIM_SCHEMA, SUMMARY_SCHEMA, summary_row
-from pipeline.storage import Store, StoreError
+from pipeline.storage import Store, StoreError, literal_path
 
 
 def queries_dir() -> Path:
@@ -70,12 +71,38 @@ _JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards":
 
 
 def _files_list(paths: list[str]) -> str:
-    return "[" + ", ".join(f"'{_escape(p)}'" for p in paths) + "]"
+    """A DuckDB list of these files, each read as the one file it names (:func:`literal_path`)."""
+    return "[" + ", ".join(f"'{_escape(literal_path(p))}'" for p in paths) + "]"
 
 
-def _read_files(paths: list[str]) -> str:
-    """A query over exactly these Parquet files (the committed files of some (game, n))."""
-    return f"SELECT * FROM read_parquet({_files_list(paths)}, hive_partitioning = true, union_by_name = true)"
+def _read_files(paths: list[str], game: str) -> str:
+    """A query over exactly these Parquet files (the committed files of some (game, n) of
+    ``game``), with the view's columns: ``n`` as BIGINT and ``game`` last. Not DuckDB's
+    ``hive_partitioning``, which takes every ``key=value`` of a path for a column (a store in
+    ``/data/k=1/results`` grew a column ``k``): ``n`` is in every record, and ``game`` is known."""
+    return (f"SELECT * REPLACE (CAST(n AS BIGINT) AS n), '{_escape(game)}' AS game "
+            f"FROM read_parquet({_files_list(paths)}, union_by_name = true)")
+
+
+class StoreChanged(StoreError):
+    """The store changed under a reader: a (game, n) whose files its views list was replaced
+    (``run --force``, a repair) or removed since they were built."""
+
+    def __init__(self, gone: list[str]):
+        super().__init__(f"the store changed under this reader ({gone[0]} and {len(gone) - 1} more "
+                         "files it reads are gone: a run replaced or removed their (game, n)); "
+                         "reopen it" if len(gone) > 1 else
+                         f"the store changed under this reader ({gone[0]} is gone: a run replaced "
+                         "or removed its (game, n)); reopen it")
+        self.gone = gone
+
+
+def gone_files(paths: list[str]) -> list[str]:
+    """The files of ``paths`` no longer there. A commit names its files after itself
+    (:func:`pipeline.storage.shard_name`), so a (game, n) replaced since a view listed its
+    files has none of them left at their paths: a view never reads a newer commit's file as
+    an older one's."""
+    return [p for p in paths if not os.path.exists(p)]
 
 
 def _in_range(n: int, min_n: int | None, max_n: int | None) -> bool:
@@ -178,9 +205,32 @@ def explain(exc: Exception, query: str | None = None) -> str:
         unquoted = _QUOTED_IDS.findall(query)
         if unquoted:
             first += f' (quote game ids in SQL: "{unquoted[0]}")'
+    elif isinstance(exc, duckdb.IOException) and ("No files found" in text or "No such file" in text) \
+            and "/game=" in text:
+        first += (" (the store changed under this reader: a run replaced or removed a (game, n) "
+                  "it reads; reopen it: run the command again)")
     elif "parquet" in text.lower() or "decompress" in text.lower():
         first += " (a damaged file? `partgames check --deep` names it, `partgames run --repair` redoes it)"
     return first
+
+
+@dataclass
+class Views:
+    """A connection with the store's views (:func:`open_views`), the files they read, and
+    whether the records were copied into memory (then the views hold those files' records
+    as they were when built, whatever happens to the store since)."""
+
+    con: duckdb.DuckDBPyConnection
+    files: list[str]
+    materialized: bool
+
+    def check_unchanged(self) -> None:
+        """:class:`StoreChanged` if a file the views read in place is gone (its (game, n)
+        replaced or removed since they were built)."""
+        if not self.materialized:
+            gone = gone_files(self.files)
+            if gone:
+                raise StoreChanged(gone)
 
 
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
@@ -200,10 +250,35 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     (:mod:`pipeline.summaries`). ``whole_only``: the record views and ``jobs`` hold only the
     (game, n) whose records were all kept (``run --keep all``), as ``verify`` needs.
     """
+    return open_views(results, macros, min_n, max_n, settings, on_damage, whole_only).con
+
+
+#: Times :func:`open_views` builds the views again when a run replaces a (game, n) meanwhile.
+BUILD_ATTEMPTS = 3
+
+
+def open_views(results: str | Path, macros: bool = True, min_n: int | None = None,
+               max_n: int | None = None, settings: dict[str, str] | None = None,
+               on_damage: Callable[[str], None] = _warn, whole_only: bool = False) -> Views:
+    """:func:`connect`'s connection with the files its views read. A (game, n) replaced while
+    the views are built (a file listed by its commit record gone before DuckDB opened it) has
+    them built again from the commit records now in place."""
     if min_n is not None and max_n is not None and min_n > max_n:
         raise StoreError(f"--min-n ({min_n}) is above --max-n ({max_n})")
     _check_n_bounds(min_n, max_n)
     store = Store.open(results, create=False)
+    for attempt in range(BUILD_ATTEMPTS):
+        try:
+            return _build_views(store, macros, min_n, max_n, settings, on_damage, whole_only)
+        except StoreChanged:
+            if attempt == BUILD_ATTEMPTS - 1:
+                raise
+    raise AssertionError
+
+
+def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | None,
+                 settings: dict[str, str] | None, on_damage: Callable[[str], None],
+                 whole_only: bool) -> Views:
     spill_dir, spill_bytes = _spill_settings(store)
     con = duckdb.connect()
     # DuckDB draws a progress bar on standard output for a query that runs over two seconds,
@@ -256,20 +331,27 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
                      # partition of n, an exhaustive run's)
                      "selection": record.get("selection")})
     games = sorted(files)
+    every_file = [f for g in games for f in files[g]]
     small = sum(j["kept_records"] for j in jobs) < MATERIALIZE_BELOW
-    for game in games:
-        source = _read_files(files[game])
-        if small:
-            source = _materialize(con, game, files[game], on_damage)
-        con.execute(f"CREATE VIEW {_quote(game)} AS {source}")
+    try:
+        for game in games:
+            source = _read_files(files[game], game)
+            if small:
+                source = _materialize(con, game, files[game], on_damage)
+            con.execute(f"CREATE VIEW {_quote(game)} AS {source}")
+    except duckdb.Error:
+        gone = gone_files(every_file)
+        if gone:  # replaced meanwhile: built again by open_views
+            con.close()
+            raise StoreChanged(gone) from None
+        raise
     for game in BOARD_GAMES:
         if game not in games:
             con.execute(f"CREATE VIEW {_quote(game)} AS {_empty_select(BOARD_SCHEMA, game)}")
     sn = [g for g in games if g.startswith("sn")]
     if sn:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in sn)
-        source = union if small else _read_files([f for g in sn for f in files[g]])
-        con.execute(f"CREATE VIEW slownim AS {source}")
+        con.execute(f"CREATE VIEW slownim AS {union}")
     else:
         con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
     # Provenance: one row per sound (game, n) from its commit record, with the release and the
@@ -285,11 +367,10 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in games)
-        source = union if small else _read_files([f for g in games for f in files[g]])
-        con.execute(f"CREATE VIEW records AS {source}")
+        con.execute(f"CREATE VIEW records AS {union}")
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
-    return con
+    return Views(con, every_file, small)
 
 
 def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
@@ -299,12 +380,15 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
     naming it, instead of failing every query of the store."""
     table = _quote("_t_" + game)
     try:
-        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(paths)}")
+        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(paths, game)}")
     except duckdb.Error:
+        gone = gone_files(paths)
+        if gone:
+            raise StoreChanged(gone) from None
         readable = []
         for path in paths:
             try:
-                con.execute(f"SELECT count(*) FROM read_parquet('{_escape(path)}')").fetchall()
+                con.execute(f"SELECT count(*) FROM read_parquet('{_escape(literal_path(path))}')").fetchall()
                 readable.append(path)
             except duckdb.Error as exc:
                 on_damage(f"partgames: warning: {path} is unreadable ({explain(exc)}); left out of "
@@ -313,7 +397,7 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
         keep = [p for p in paths if p.rsplit("/", 1)[0] not in bad_jobs]  # whole (game, n) only
         if not keep:
             return _empty_select(SLOWNIM_SCHEMA if game.startswith("sn") else BOARD_SCHEMA, game)
-        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(keep)}")
+        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(keep, game)}")
     return f"SELECT * FROM {table}"
 
 

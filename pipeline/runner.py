@@ -42,7 +42,7 @@ from pipeline.games.single import SolveError
 from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
 from pipeline.schema import PARTITION_COLUMNS
-from pipeline.storage import SHARD_FORMAT, Store, read_commit
+from pipeline.storage import JOURNAL, MARKER, SHARD_FORMAT, STAGING, Store, read_commit
 from pipeline.summaries import merge, summarize_table
 
 if TYPE_CHECKING:
@@ -452,13 +452,48 @@ def run(
     if cluster is not None:
         jobs = 1  # shards of the largest size: a task's overhead on a cluster is milliseconds
     use_run_allocators()
+    existed, marked = Path(out).is_dir(), (Path(out) / MARKER).is_file()
     store = Store.open(out)
-    with store.writer():  # one run per store (StoreError if another holds it)
-        check_store_selection(store, selection)
-        return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
-                          repair, space_check, say or (lambda _line: None), cluster, keep_filter,
-                          share_partition_columns=share_partition_columns,
-                          solve_partners_together=solve_partners_together)
+    locked = False
+    try:
+        with store.writer():  # one run per store (StoreError if another holds it)
+            locked = True
+            check_store_selection(store, selection)
+            return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
+                              repair, space_check, say or (lambda _line: None), cluster, keep_filter,
+                              share_partition_columns=share_partition_columns,
+                              solve_partners_together=solve_partners_together)
+    except PartgamesError:
+        if locked:  # refused (its selection, --keep, the space) or failed before writing a record
+            _undo_creation(store, existed, marked)
+        raise
+
+
+def _undo_creation(store: Store, existed: bool, marked: bool) -> None:
+    """Remove what a run refused before writing anything created: the store's marker (and its
+    empty journal and staging area) if the run wrote it, and the directory if the run made it.
+    Nothing is removed from a store that holds anything else."""
+    root = store.root
+    if marked:
+        return
+    try:
+        names = {p.name for p in root.iterdir()}
+    except OSError:
+        return
+    if names - {MARKER, JOURNAL, STAGING}:
+        return
+    if store.journal.exists() and store.journal.entries():
+        return
+    store.tidy_staging()
+    if store.staging.exists():
+        return
+    for name in (JOURNAL, MARKER):
+        (root / name).unlink(missing_ok=True)
+    if not existed:
+        try:
+            root.rmdir()
+        except OSError:
+            pass
 
 
 def check_store_selection(store: Store, selection: Selection | None) -> None:
@@ -481,11 +516,17 @@ def check_store_selection(store: Store, selection: Selection | None) -> None:
 DEFAULT_BYTES_PER_RECORD = 24.0
 
 
+#: Bytes of disk a commit record takes (a file of 1 to 10 kB, its summary growing with n: one
+#: filesystem block of 4 kB or more); the store's own largest, rounded up to blocks, when it has one.
+COMMIT_RECORD_BYTES = 8192
+
+
 def estimate(store: Store, jobs: list[tuple[Game, int]], keep: KeepFilter = KEEP_ALL) -> tuple[int, int]:
     """(records, bytes) a run of these (game, n) jobs solves and writes: p(n) records each (the
     game's ``positions``), at the bytes per record of the game's largest committed n in this
-    store (:data:`DEFAULT_BYTES_PER_RECORD` without one). With ``keep`` none no record is
-    written (0 bytes: a commit record is a few kB); with a condition, the bytes are a bound."""
+    store (:data:`DEFAULT_BYTES_PER_RECORD` without one), and a commit record each
+    (:data:`COMMIT_RECORD_BYTES`, or the size of the store's largest). With ``keep`` none no
+    record is written, only the commit records; with a condition, the bytes are a bound."""
     records = total = 0
     per_record: dict[str, float] = {}
     for game, n in jobs:
@@ -493,8 +534,9 @@ def estimate(store: Store, jobs: list[tuple[Game, int]], keep: KeepFilter = KEEP
             per_record[game.game_id] = store.bytes_per_record(game.game_id) or DEFAULT_BYTES_PER_RECORD
         count = game.positions(n)
         records += count
-        total += int(count * per_record[game.game_id])
-    return records, 0 if keep.keeps_none else total
+        if not keep.keeps_none:
+            total += int(count * per_record[game.game_id])
+    return records, total + len(jobs) * max(COMMIT_RECORD_BYTES, store.commit_record_bytes())
 
 
 def _size(count: float) -> str:
@@ -539,6 +581,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
 
     # What to compute: every (game, n) not complete, and every complete one found damaged.
     todo: list[tuple[Game, int]] = []  # a committed (game, n) is replaced by its commit
+    skipped: list[tuple[str, int, dict]] = []  # complete and sound
     for game in games:
         for n in range(min_n, max_n + 1):
             if not game.positions(n):  # a selection without members of n (staircases: most n)
@@ -552,6 +595,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
                                       record=commits.get((game.game_id, n)))
                 if damage is None:
                     summary.jobs_skipped += 1
+                    skipped.append((game.game_id, n, commits.get((game.game_id, n)) or {}))
                     continue
                 summary.jobs_repaired += 1
                 say(f"partgames: game={game.game_id} n={n} is damaged ({damage}); recomputing it")
@@ -568,6 +612,13 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     if todo and progress:  # beside the progress bars
         say(f"partgames: {len(todo)} (game, n) to compute: about {records:,} records, "
             f"{about} {_size(size)} written ({_size(free)} free in {store.root})")
+    # The journal of commits (pipeline.storage.Journal): started on a store that has none with
+    # every sound (game, n) it holds, and given the sound (game, n) it lacks in the run's range
+    # (a run killed between a commit and its journal line).
+    if not store.journal.exists():
+        store.journal_missing(store.committed()[0])
+    else:
+        store.journal_missing(skipped)
 
     # Plan: what is missing, per game and n.
     pending: dict[tuple[str, int], set[int]] = {}

@@ -34,8 +34,11 @@ import fcntl
 import hashlib
 import json
 import os
+import re
+import secrets
 import shutil
 import signal
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -70,20 +73,30 @@ STORE_FORMAT = 2
 SHARD_FORMAT = 3
 #: Names a store's root may hold besides (game, n) directories: its own files, and those of a
 #: run creating it (so that two runs starting on a new store at once see a store, not a stranger).
-_OWN_NAMES = {MARKER, LOCK, STAGING, "VERIFY.md"}
+_OWN_NAMES = {MARKER, LOCK, STAGING, "VERIFY.md", "_journal.jsonl"}
+#: The store's journal of commits: one JSON line per (game, n) committed, appended after its
+#: directory is in place (see :class:`Journal`).
+JOURNAL = "_journal.jsonl"
+#: A committed file's name: its shard and the commit's own token, so that no two commits of a
+#: (game, n) share a file name and a reader listing an older commit's files never opens a newer
+#: commit's file under the same name (it finds the name gone instead).
+_FILE_NAME = re.compile(r"part-\d{5}(?:-[0-9a-f]{1,32})?\.parquet")
+_GAME_DIR = re.compile(r"game=([^/\\]+)")
+_N_DIR = re.compile(r"n=(0|[1-9]\d{0,8})")
 
 
 class StoreError(PartgamesError):
     """A results directory that cannot be used (one line, for the command line)."""
 
 
-def shard_name(shard: int) -> str:
-    """The committed name of shard ``shard``.
+def shard_name(shard: int, token: str = "") -> str:
+    """The committed name of shard ``shard`` in the commit ``token`` (none: an older partgames's
+    name, which a store may still hold).
 
-    >>> shard_name(7)
-    'part-00007.parquet'
+    >>> shard_name(7), shard_name(7, "3fa2")
+    ('part-00007.parquet', 'part-00007-3fa2.parquet')
     """
-    return f"part-{shard:05d}.parquet"
+    return f"part-{shard:05d}{'-' + token if token else ''}.parquet"
 
 
 def staged_name(shard: int) -> str:
@@ -137,6 +150,28 @@ def _exchange(a: Path, b: Path) -> bool:
 
 # ---- commit records ----------------------------------------------------------------------------
 
+_GLOB = re.compile(r"([\[*?])")
+
+
+def literal_path(path: Path | str) -> str:
+    """``path``, absolute, as a DuckDB file name that reads that one file: DuckDB expands
+    ``[ ] * ?`` in every file name it is given, a list's elements too (``read_parquet(['r[12]/x'])``
+    reads ``r1/x`` and ``r2/x``), so each is put in a bracket class of its own (``[[]``, ``[*]``,
+    ``[?]``), which matches it alone. DuckDB's glob splits at a backslash too, so a path with a
+    backslash and one of those characters cannot be named: :class:`StoreError`.
+
+    >>> literal_path("/data/r[12]/a*.parquet"), literal_path("/data/r1/a.parquet")
+    ('/data/r[[]12]/a[*].parquet', '/data/r1/a.parquet')
+    """
+    text = Path(path).absolute().as_posix()
+    if not _GLOB.search(text):
+        return text
+    if "\\" in text:
+        raise StoreError(f"{path}: a path with both a backslash and one of [ ] * ? cannot be "
+                         "read by DuckDB as it is; rename it")
+    return _GLOB.sub(r"[\1]", text)
+
+
 def record_checksum(record: dict) -> str:
     """SHA-256 of a commit record without its ``checksum`` key (keys sorted): a damaged record
     that still parses as JSON is told from a good one."""
@@ -166,6 +201,18 @@ def read_commit(job_dir: Path) -> dict:
         raise DamageError("commit record without a list of files (an older partgames wrote it)")
     if record.get("checksum") != record_checksum(record):
         raise DamageError("commit record damaged (its checksum does not match)")
+    # The record is the directory's own: a (game, n) directory renamed or copied to another
+    # game or n (``mv game=king game=queen``, ``cp -r n=20 n=21``) holds another (game, n)'s
+    # records, which no view may serve under this name.
+    game_match, n_match = _GAME_DIR.fullmatch(job_dir.parent.name), _N_DIR.fullmatch(job_dir.name)
+    if game_match and n_match and (record.get("game"), record.get("n")) != (
+            game_match.group(1), int(n_match.group(1))):
+        raise DamageError(f"its commit record is of game={record.get('game')} n={record.get('n')}, "
+                          f"not of this directory (moved or copied from there?)")
+    names = [f.get("name") if isinstance(f, dict) else None for f in record["files"]]
+    if any(not isinstance(name, str) or not _FILE_NAME.fullmatch(name) for name in names) or (
+            len(set(names)) != len(names)):
+        raise DamageError("commit record lists a file name that is not a shard's")
     return record
 
 
@@ -176,11 +223,11 @@ class DamageError(Exception):
 @dataclass(frozen=True)
 class Damage:
     game: str
-    n: int
+    n: int | None  # None: a stray directory, not a (game, n) of the store
     reason: str
 
     def line(self) -> str:
-        return f"game={self.game} n={self.n}: {self.reason}"
+        return f"game={self.game}{'' if self.n is None else f' n={self.n}'}: {self.reason}"
 
 
 def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bool = False,
@@ -222,17 +269,40 @@ def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bo
             import pyarrow.parquet as pq
 
             try:
-                count = pq.read_metadata(path).num_rows
+                meta = pq.read_metadata(path)
+                count = meta.num_rows
+                n_values = _column_range(meta, "n")
             except Exception as exc:  # noqa: BLE001 (any unreadable footer is damage)
                 raise DamageError(f"{f['name']}: footer unreadable ({exc})") from None
             if count != f["rows"]:
                 raise DamageError(f"{f['name']} holds {count:,} rows, committed {f['rows']:,}")
+            # the records are of this directory's n (the footer's statistics of column n)
+            n_match = _N_DIR.fullmatch(job_dir.name)
+            if n_match and n_values is not None and n_values != (int(n_match.group(1)),) * 2:
+                raise DamageError(f"{f['name']} holds records of n = {n_values[0]}..{n_values[1]}, "
+                                  f"not of this directory's n")
     if restamp and moved_files:
         for f, st in moved_files:
             f.update(ino=st.st_ino, ctime_ns=st.st_ctime_ns)
         record["checksum"] = record_checksum(record)
         _write_json_atomic(job_dir / COMPLETE, record)
     return record
+
+
+def _column_range(meta: Any, name: str) -> tuple[int, int] | None:
+    """(min, max) of column ``name`` over a Parquet file's row groups, from its footer's
+    statistics; None where the footer has no such column or statistics."""
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if name not in names or not meta.num_row_groups:
+        return None
+    lo = hi = None
+    for g in range(meta.num_row_groups):
+        stats = meta.row_group(g).column(names.index(name)).statistics
+        if stats is None or not stats.has_min_max:
+            return None
+        lo = stats.min if lo is None else min(lo, stats.min)
+        hi = stats.max if hi is None else max(hi, stats.max)
+    return lo, hi
 
 
 # ---- the store ---------------------------------------------------------------------------------
@@ -262,6 +332,10 @@ class Store:
         root = Path(root)
         if root.exists() and not root.is_dir():
             raise StoreError(f"{root} is not a directory")
+        literal_path(root)
+        if not create and root.is_dir() and not (root / MARKER).is_file() and not any(root.glob("game=*")):
+            raise StoreError(f"{root} is not a partgames results directory (no {MARKER}, no "
+                             f"game=<id> directories)")
         if root.is_dir():
             # A store whose marker is lost still has its commit records: it is one (and gets its
             # marker back below), where a stranger's directory is refused.
@@ -288,32 +362,73 @@ class Store:
 
     @contextmanager
     def writer(self) -> Iterator[None]:
-        """Be the store's only writer while the block runs, or raise :class:`StoreError`.
+        r"""Be the store's only writer while the block runs, or raise :class:`StoreError` naming
+        the holder (its pid, host and start).
 
         Two runs writing one store share its staging area: one committing a (game, n) moves the
-        directory the other is writing shards into. An advisory ``flock`` on :data:`LOCK` in the
-        store, released by the kernel when the process ends however it ends (SIGKILL included),
-        so a killed run never leaves the store locked. Commits interrupted by a kill are finished
-        or undone first (:meth:`recover`). Readers (``sql``, ``verify``) need no lock: they read
-        committed files only.
+        directory the other is writing shards into. Held as two advisory ``flock``\s, which the
+        kernel releases when the process ends however it ends (SIGKILL included), so a killed run
+        never leaves the store locked: one on :data:`LOCK` (which also says who holds it, and is
+        removed when the block ends) and one on the store's directory itself, which no one can
+        delete from under a run (a lock file can be: a second run would create another and get
+        in). A filesystem without locks on directories (NFS) has the file's alone. Commits
+        interrupted by a kill are finished or undone first (:meth:`recover`). Readers (``sql``,
+        ``verify``) need no lock: they read committed files only.
         """
-        fd = os.open(self.root / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
+        path = self.root / LOCK
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = os.pread(fd, 64, 0).decode(errors="replace").strip()
-                who = f"pid {holder}" if holder.isdigit() else "starting now"
-                raise StoreError(
-                    f"{self.root} is being written by another partgames run ({who}); "
-                    f"run one at a time per store (one run takes several --games) or use another --out"
-                ) from None
+                holder = os.pread(fd, 4096, 0).decode(errors="replace")
+                os.close(fd)
+                raise StoreError(self._held_by(holder)) from None
+            except BaseException:
+                os.close(fd)
+                raise
+            # The file locked is still the one at the path (the run before may have removed it
+            # between this open and the lock): else lock the new one.
+            try:
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)
+        dir_fd = None
+        try:
+            try:
+                dir_fd = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+                fcntl.flock(dir_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise StoreError(self._held_by("", removed=True)) from None
+            except OSError:
+                pass  # no lock on a directory here (NFS): the lock file's alone
             os.ftruncate(fd, 0)
-            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            os.pwrite(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                      "since": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+                                     ).encode(), 0)
             self.recover()
             yield
         finally:
+            try:
+                os.unlink(path)  # under the lock: a run waiting for it re-opens the path
+            except OSError:
+                pass
+            if dir_fd is not None:
+                os.close(dir_fd)
             os.close(fd)  # releases the lock
+
+    def _held_by(self, holder: str, removed: bool = False) -> str:
+        try:
+            info = json.loads(holder)
+            who = f"pid {info['pid']} on {info['host']} since {info['since']}"
+        except (ValueError, KeyError, TypeError):
+            who = ("its lock file was removed" if removed else f"pid {holder.strip()}"
+                   if holder.strip().isdigit() else "starting now")
+        return (f"{self.root} is being written by another partgames run ({who}); run one at a time "
+                f"per store (one run takes several --games) or use another --out")
 
     def job_dir(self, game_id: str, n: int) -> Path:
         return self.root / f"game={game_id}" / f"n={n}"
@@ -364,11 +479,18 @@ class Store:
             return None
         if info.get("written") is False:
             return ShardFile(shard, 0, 0, "", written=False)
-        for name in (staged_name(shard), shard_name(shard)):  # renamed by a commit cut short
+        return ShardFile(shard, info["bytes"], info["rows"], info["sha256"]) if (
+            Store._staged_file(sdir, shard, info.get("bytes")) is not None) else None
+
+    @staticmethod
+    def _staged_file(sdir: Path, shard: int, size: object) -> Path | None:
+        """The file of a staged shard of ``size`` bytes: ``part-k.staged``, or its committed name
+        if a commit cut short renamed it already."""
+        for path in [sdir / staged_name(shard), *sorted(sdir.glob(f"part-{shard:05d}*.parquet"))]:
             try:
-                if (sdir / name).stat().st_size == info.get("bytes"):
-                    return ShardFile(shard, info["bytes"], info["rows"], info["sha256"])
-            except (FileNotFoundError, KeyError):
+                if path.stat().st_size == size:
+                    return path
+            except FileNotFoundError:
                 continue
         return None
 
@@ -427,12 +549,15 @@ class Store:
         for tmp in sdir.glob(".*.tmp"):
             tmp.unlink()
         files = []
+        token = secrets.token_hex(6)  # this commit's file names (see _FILE_NAME)
         for s in shards:
             if not s.written:
                 continue
-            final = sdir / shard_name(s.shard)
-            if (sdir / staged_name(s.shard)).exists():
-                os.rename(sdir / staged_name(s.shard), final)
+            final = self._staged_file(sdir, s.shard, s.bytes)
+            if final is None:
+                raise StoreError(f"game={game_id} n={n}: shard {s.shard} is missing from staging")
+            if final.suffix == STAGED_SUFFIX:
+                final = final.rename(sdir / shard_name(s.shard, token))
                 _commit_step()
             st = final.stat()  # after the rename, which moves the file's ctime
             files.append({"name": final.name, "bytes": s.bytes, "rows": s.rows, "sha256": s.sha256,
@@ -448,7 +573,14 @@ class Store:
         self._publish(game_id, n)
 
     def _publish(self, game_id: str, n: int) -> None:
-        """Move a committed (game, n) from staging into place, replacing any old one."""
+        """Move a committed (game, n) from staging into place, replacing any old one, and
+        journal it (:class:`Journal`: after the move, so that the journal never holds a commit
+        that is not in place)."""
+        record = _read_json(self.staging_dir(game_id, n) / COMPLETE) or {}
+        self._move_in(game_id, n)
+        self.journal.append([_journal_entry(game_id, n, record)])
+
+    def _move_in(self, game_id: str, n: int) -> None:
         sdir, target = self.staging_dir(game_id, n), self.job_dir(game_id, n)
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists():
@@ -528,26 +660,79 @@ class Store:
 
     def complete_ns(self, game_id: str) -> list[int]:
         """The n of ``game_id`` with a commit record in place (not checked)."""
-        base = self.root / f"game={game_id}"
-        return sorted(int(p.parent.name[2:]) for p in base.glob(f"n=*/{COMPLETE}"))
+        return [n for g, n in self.jobs() if g == game_id and (self.job_dir(g, n) / COMPLETE).exists()]
 
     def jobs(self) -> list[tuple[str, int]]:
-        """Every (game, n) directory of the store, committed or not, in order."""
-        return sorted((d.parent.name[5:], int(d.name[2:])) for d in self.root.glob("game=*/n=*")
-                      if d.is_dir() and d.name[2:].isdigit())
+        """Every (game, n) directory of the store, committed or not, in order: ``game=<id>/n=<n>``
+        with n written as :meth:`job_dir` writes it (:meth:`strays` lists the others)."""
+        return self._scan()[0]
+
+    def strays(self) -> list[Damage]:
+        """What a ``game=`` directory holds besides (game, n) directories: ``n=020`` beside
+        ``n=20`` (the same n spelled otherwise), a file, any other name. None is read; each is
+        reported by ``check``."""
+        return self._scan()[1]
+
+    def _scan(self) -> tuple[list[tuple[str, int]], list[Damage]]:
+        jobs, strays = [], []
+        for gdir in sorted(self.root.glob("game=*")):
+            game_id = gdir.name[5:]
+            if not gdir.is_dir():
+                strays.append(Damage(game_id, None, f"stray file {gdir.name} in the store; remove it"))
+                continue
+            for d in sorted(gdir.iterdir()):
+                match = _N_DIR.fullmatch(d.name)
+                if match and d.is_dir():
+                    jobs.append((game_id, int(match.group(1))))
+                    continue
+                spelled = d.name[2:] if d.name.startswith("n=") else ""
+                hint = f": n is written n={int(spelled)}" if spelled.isdigit() and spelled.isascii() else ""
+                kind = "directory" if d.is_dir() else "file"
+                strays.append(Damage(game_id, None, f"stray {kind} {d.name} (not a (game, n) of the "
+                                                    f"store{hint}); never read, remove it"))
+        return sorted(jobs), strays
+
+    @property
+    def journal(self) -> Journal:
+        return Journal(self.root / JOURNAL)
 
     def committed(self, deep: bool = False, rows: bool = False, restamp: bool = False
                   ) -> tuple[list[tuple[str, int, dict]], list[Damage]]:
         """Every (game, n) directory checked (:func:`check_job`): the sound ones with their
-        commit records, and the damaged ones with the reason."""
+        commit records, and the damaged ones with the reason, which include the stray
+        directories (:meth:`strays`) and every (game, n) the journal holds and the store no
+        longer does (:class:`Journal`)."""
         sound, damaged = [], []
-        for game_id, n in self.jobs():
+        jobs, strays = self._scan()
+        for game_id, n in jobs:
             try:
                 sound.append((game_id, n, check_job(self.job_dir(game_id, n), deep=deep, rows=rows,
                                                     restamp=restamp)))
             except DamageError as exc:
                 damaged.append(Damage(game_id, n, str(exc)))
-        return sound, damaged
+        present = set(jobs)
+        for (game_id, n), entry in sorted(self.journal.entries().items()):
+            if (game_id, n) not in present:
+                when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(entry.get("committed_ns", 0) / 1e9))
+                damaged.append(Damage(game_id, n, f"committed on {when} ({JOURNAL}) and gone: "
+                                                  "its directory is missing"))
+        return sound, damaged + strays
+
+    def restart_journal(self) -> int:
+        """Journal every (game, n) directory of the store as it is now, dropping what the
+        journal held (``check --adopt``: (game, n) removed on purpose are forgotten); how many."""
+        entries = []
+        for game_id, n in self.jobs():
+            record = _read_json(self.job_dir(game_id, n) / COMPLETE)
+            entries.append(_journal_entry(game_id, n, record if isinstance(record, dict) else {}))
+        self.journal.rewrite(entries)
+        return len(entries)
+
+    def journal_missing(self, sound: list[tuple[str, int, dict]]) -> None:
+        """Journal the sound (game, n) it lacks (all of them when the store has no journal yet:
+        a store of an older partgames starts one); the caller holds the lock."""
+        have = self.journal.entries()
+        self.journal.append([_journal_entry(g, n, r) for g, n, r in sound if (g, n) not in have])
 
     def adopt(self) -> list[tuple[str, int]]:
         """Give every (game, n) committed by an older partgames (a ``_complete.json`` without a
@@ -614,8 +799,8 @@ class Store:
         max_n, most jobs first: which versions of the code computed the records
         (``_complete.json``; "?" where a record does not say)."""
         counts: dict[tuple[str, str], int] = {}
-        for path in self.root.glob(f"game=*/n=*/{COMPLETE}"):
-            n = int(path.parent.name[2:])
+        for game_id, n in self.jobs():
+            path = self.job_dir(game_id, n) / COMPLETE
             if (min_n is not None and n < min_n) or (max_n is not None and n > max_n):
                 continue
             done = _read_json(path) or {}
@@ -626,6 +811,22 @@ class Store:
     def bytes_on_disk(self, game_id: str, n: int) -> int:
         return sum(f.stat().st_size for f in self.job_dir(game_id, n).glob("*.parquet"))
 
+    def commit_record_bytes(self) -> int:
+        """Disk taken by the largest commit record of the store's largest n (whole 4 kB
+        blocks; 0 without one)."""
+        jobs = self.jobs()
+        if not jobs:
+            return 0
+        top = max(n for _, n in jobs)
+        sizes = [0]
+        for game_id, n in jobs:
+            if n == top:
+                try:
+                    sizes.append((self.job_dir(game_id, n) / COMPLETE).stat().st_size)
+                except OSError:
+                    continue
+        return -(-max(sizes) // 4096) * 4096
+
     def bytes_per_record(self, game_id: str) -> float | None:
         """Bytes per record of the largest committed n of ``game_id`` (None: none committed)."""
         for n in reversed(self.complete_ns(game_id)):
@@ -634,6 +835,65 @@ class Store:
             if files and records:
                 return sum(f["bytes"] for f in files) / records
         return None
+
+
+def _journal_entry(game_id: str, n: int, record: dict) -> dict:
+    return {"game": game_id, "n": n, "committed_ns": record.get("committed_ns"),
+            "records": record.get("records")}
+
+
+@dataclass(frozen=True)
+class Journal:
+    """The store's journal of commits (:data:`JOURNAL`): a line of JSON per (game, n) committed
+    (its game, n, commit time and records), appended by the writer once the (game, n) is in
+    place, so that ``check`` can tell a (game, n) that was committed and is gone (its directory
+    deleted, commit record and all) from one never computed.
+
+    Appended with one ``write`` in append mode and ``fsync``ed; a line cut short by a kill (the
+    last one, without its newline) is ignored when read and dropped before the next append."""
+
+    path: Path
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def entries(self) -> dict[tuple[str, int], dict]:
+        """The last entry of each (game, n) journaled; {} without a journal."""
+        try:
+            text = self.path.read_text()
+        except (OSError, UnicodeDecodeError):
+            return {}
+        out: dict[tuple[str, int], dict] = {}
+        for line in text.split("\n"):
+            try:
+                entry = json.loads(line)
+                key = (entry["game"], entry["n"])
+            except (ValueError, KeyError, TypeError):
+                continue  # the last line cut short by a kill (or an empty one)
+            if isinstance(key[0], str) and isinstance(key[1], int):
+                out[key] = entry
+        return out
+
+    def append(self, entries: list[dict], create: bool = True) -> None:
+        """Append ``entries`` (the caller holds the store's lock)."""
+        if not entries and (self.path.exists() or not create):
+            return
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            size = os.fstat(fd).st_size
+            if size:
+                tail = os.pread(fd, min(size, 1 << 16), size - min(size, 1 << 16))
+                if not tail.endswith(b"\n"):  # a line cut short: dropped
+                    os.ftruncate(fd, size - len(tail) + tail.rfind(b"\n") + 1)
+            if entries:
+                os.write(fd, "".join(json.dumps(e, sort_keys=True) + "\n" for e in entries).encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def rewrite(self, entries: list[dict]) -> None:
+        """Replace the journal by ``entries`` at once (``check --adopt``)."""
+        write_text_atomic(self.path, "".join(json.dumps(e, sort_keys=True) + "\n" for e in entries))
 
 
 def write_parquet(table: pa.Table, path: Path, reuse: ChunkReuse | None = None) -> str:

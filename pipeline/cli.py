@@ -329,12 +329,17 @@ def _dispatch(args: argparse.Namespace) -> int:
             report = None
         elif args.report is None:
             report = Path(args.results) / "VERIFY.md"  # in the store, which verify checks
+            if Path(args.results).is_dir() and not _writable(report):  # a read-only store
+                raise UsageError(f"cannot write the report {report} (the store is read-only to this "
+                                 "user): pass --report PATH, or --report - for none")
         else:  # the user's path, checked now, not after an hour of statements
             report = Path(args.report)
             if report.is_dir():
                 raise UsageError(f"--report {report} is a directory")
             if not report.parent.is_dir():
                 raise UsageError(f"--report {report}: directory {report.parent} does not exist")
+            if not _writable(report):
+                raise UsageError(f"--report {report}: not writable by this user")
         results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
                          min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
         provenance = (kept_lines(args.results, args.min_n, args.max_n)
@@ -404,6 +409,16 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"wrote {out} ({size / 1e6:.1f} MB) in {seconds:.1f} s")
         return 0
     raise AssertionError(args.command)
+
+
+def _writable(path: Path) -> bool:
+    """Whether this user may write ``path`` and its JSON twin (``verify``'s report): written
+    through a temporary file beside them, so their folder must be writable."""
+    import os
+
+    folder = path.parent
+    return os.access(folder, os.W_OK | os.X_OK) and all(
+        not p.exists() or os.access(p, os.W_OK) for p in (path, path.with_suffix(".json")))
 
 
 def writable_file(path: Path, option: str) -> None:

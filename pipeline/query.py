@@ -78,10 +78,11 @@ def _files_list(paths: list[str]) -> str:
 def _read_files(paths: list[str], game: str) -> str:
     """A query over exactly these Parquet files (the committed files of some (game, n) of
     ``game``), with the view's columns: ``n`` as BIGINT and ``game`` last. Not DuckDB's
-    ``hive_partitioning``, which takes every ``key=value`` of a path for a column (a store in
-    ``/data/k=1/results`` grew a column ``k``): ``n`` is in every record, and ``game`` is known."""
+    ``hive_partitioning`` (on by default for such paths), which takes every ``key=value`` of a
+    path for a column (a store in ``/data/k=1/results`` grew a column ``k``): ``n`` is in every
+    record, and ``game`` is known."""
     return (f"SELECT * REPLACE (CAST(n AS BIGINT) AS n), '{_escape(game)}' AS game "
-            f"FROM read_parquet({_files_list(paths)}, union_by_name = true)")
+            f"FROM read_parquet({_files_list(paths)}, union_by_name = true, hive_partitioning = false)")
 
 
 class StoreChanged(StoreError):

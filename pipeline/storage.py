@@ -39,6 +39,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -467,7 +468,7 @@ class Store:
         if not discard and plan_file.is_file() and _read_json(plan_file) == plan:
             return {k for k in range(plan["shards"]) if self._staged_shard(sdir, k) is not None}
         if sdir.exists():
-            shutil.rmtree(sdir)
+            _rmtree(sdir)
         sdir.mkdir(parents=True)
         _write_json_atomic(plan_file, plan)
         return set()
@@ -589,20 +590,20 @@ class Store:
             return
         if _exchange(sdir, target):  # the old directory is in staging now
             _commit_step()
-            shutil.rmtree(sdir)
+            _rmtree(sdir)
             _commit_step()
             return
         # No swap on this filesystem: the old one aside, the new one in (recover() puts the old
         # one back if a kill lands between the two).
         replaced = self.replaced_dir(game_id, n)
         if replaced.exists():
-            shutil.rmtree(replaced)
+            _rmtree(replaced)
         replaced.parent.mkdir(parents=True, exist_ok=True)
         os.rename(target, replaced)
         _commit_step()
         os.rename(sdir, target)
         _commit_step()
-        shutil.rmtree(replaced)
+        _rmtree(replaced)
         _commit_step()
 
     def recover(self) -> None:
@@ -619,27 +620,27 @@ class Store:
         for sdir in sorted(self.staging.glob("game=*/n=*")):
             game_id, n = sdir.parent.name[5:], int(sdir.name[2:])
             if not (sdir / COMPLETE).exists() and self.damage(game_id, n) is None:
-                shutil.rmtree(sdir)
+                _rmtree(sdir)
         for sdir in sorted(self.staging.glob(f"game=*/n=*/{COMPLETE}")):
             sdir = sdir.parent
             game_id, n = sdir.parent.name[5:], int(sdir.name[2:])
             try:
                 staged = check_job(sdir)
             except DamageError:
-                shutil.rmtree(sdir)  # cut short before its record was whole: recomputed
+                _rmtree(sdir)  # cut short before its record was whole: recomputed
                 continue
             try:
                 live = read_commit(self.job_dir(game_id, n))
             except DamageError:
                 live = None
             if live is not None and live.get("committed_ns", 0) >= staged.get("committed_ns", 0):
-                shutil.rmtree(sdir)
+                _rmtree(sdir)
             else:
                 self._publish(game_id, n)
         for old in sorted(self.staging.glob(f"{REPLACED}/game=*/n=*")):
             game_id, n = old.parent.name[5:], int(old.name[2:])
             if self.job_dir(game_id, n).exists():
-                shutil.rmtree(old)
+                _rmtree(old)
             else:
                 os.rename(old, self.job_dir(game_id, n))
 
@@ -705,11 +706,19 @@ class Store:
         sound, damaged = [], []
         jobs, strays = self._scan()
         for game_id, n in jobs:
-            try:
-                sound.append((game_id, n, check_job(self.job_dir(game_id, n), deep=deep, rows=rows,
-                                                    restamp=restamp)))
-            except DamageError as exc:
-                damaged.append(Damage(game_id, n, str(exc)))
+            job = self.job_dir(game_id, n)
+            for attempt in range(3):
+                before = _identity(job / COMPLETE)
+                try:
+                    sound.append((game_id, n, check_job(job, deep=deep, rows=rows, restamp=restamp)))
+                    break
+                except DamageError as exc:
+                    # A run replacing the (game, n) between its record read and its files
+                    # checked (``--force``) is no damage: checked again, as now committed.
+                    if attempt < 2 and _identity(job / COMPLETE) != before:
+                        continue
+                    damaged.append(Damage(game_id, n, str(exc)))
+                    break
         present = set(jobs)
         for (game_id, n), entry in sorted(self.journal.entries().items()):
             if (game_id, n) not in present:
@@ -910,6 +919,30 @@ def write_parquet(table: pa.Table, path: Path, reuse: ChunkReuse | None = None) 
 
     return write_table(table, path, created_by=f"partgames version {__version__} "
                        f"(code {source_digest()[:16]})", reuse=reuse)
+
+
+def _rmtree(path: Path) -> None:
+    """``shutil.rmtree``, with an error naming the whole path of what could not be removed
+    (``rmtree`` removes by directory handle, and its error names a file without its folder)."""
+    def named(_function: Any, where: str, exc: Any) -> None:
+        exc = exc[1] if isinstance(exc, tuple) else exc  # onerror's exc_info, onexc's exception
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, where) from None
+        raise exc
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=named)
+    else:
+        shutil.rmtree(path, onerror=named)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(inode, mtime) of a file, None if it is missing: a commit record replaced has another."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns
 
 
 def _read_json(path: Path) -> Any:

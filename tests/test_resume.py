@@ -43,7 +43,7 @@ def test_one_run_writes_a_store_at_a_time(capsys, tmp_path: Path) -> None:
         code, _, err = cli(capsys, "run", "--games", "lctr,king", "--max-n", "6", "--out", str(out),
                            "--quiet")
         assert code == 2 and err.count("\n") == 1, err
-        assert f"is being written by another partgames run (pid {holder.pid})" in err
+        assert f"is being written by another partgames run (pid {holder.pid} on " in err
         assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
     finally:
         holder.send_signal(signal.SIGKILL)

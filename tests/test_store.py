@@ -25,6 +25,7 @@ import pipeline.storage as storage
 from pipeline.cli import main
 from pipeline.partitions import partition_numbers
 from pipeline.query import connect
+import pipeline.runner as runner
 from pipeline.runner import run
 from pipeline.storage import COMPLETE, KILL_AT_STEP, Store, check_job
 
@@ -38,6 +39,12 @@ def partgames(*args: str, env: dict | None = None, **kwargs) -> subprocess.Popen
     return subprocess.Popen([sys.executable, "-m", "pipeline.cli", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})},
                             **kwargs)
+
+
+def shard_file(job: Path, shard: int) -> Path:
+    """The committed file of shard ``shard`` of a (game, n) directory (named after its commit)."""
+    [path] = job.glob(f"part-{shard:05d}*.parquet")
+    return path
 
 
 def rows(root: Path, on_damage=None) -> list[tuple]:
@@ -171,10 +178,10 @@ def test_every_single_bit_flip_is_found_and_never_read(clean: Path, clean_rows: 
 
 def test_an_extra_or_uncommitted_file_is_damage(clean: Path, tmp_path: Path, capsys) -> None:
     store = copy(clean, tmp_path / "results")
-    shutil.copy(store / "game=lctr" / "n=5" / "part-00000.parquet", store / "game=lctr" / "n=5" / "x.parquet")
+    shutil.copy(shard_file(store / "game=lctr" / "n=5", 0), store / "game=lctr" / "n=5" / "x.parquet")
     uncommitted = store / "game=lctr" / "n=40"  # a directory no commit made
     uncommitted.mkdir()
-    shutil.copy(store / "game=lctr" / "n=6" / "part-00000.parquet", uncommitted / "part-00000.parquet")
+    shutil.copy(shard_file(store / "game=lctr" / "n=6", 0), uncommitted / "part-00000.parquet")
     assert main(["check", "--results", str(store)]) == 1
     out = capsys.readouterr().out
     assert "game=lctr n=5: file not in the commit record: x.parquet" in out
@@ -204,7 +211,7 @@ def test_run_repair_hashes_every_byte(clean: Path, clean_rows: list[tuple], tmp_
     found by ``run --repair`` and ``check --deep``, not by the stat of a plain run."""
     store = copy(clean, tmp_path / "results")
     job = store / "game=lctr" / "n=12"
-    target = job / "part-00000.parquet"
+    target = shard_file(job, 0)
     record = json.loads((job / COMPLETE).read_text())
     data = bytearray(target.read_bytes())
     data[len(data) // 2] ^= 0x10
@@ -397,9 +404,11 @@ def test_the_estimate_is_said_before_solving(tmp_path: Path, capsys) -> None:
     assert f"12 (game, n) to compute: about {records:,} records" in err
     # the second estimate uses the bytes per record of the store's own records
     per_record = Store(out).bytes_per_record("lctr")
+    record_bytes = max(runner.COMMIT_RECORD_BYTES, Store(out).commit_record_bytes())  # and a commit record each
     assert main(["run", "--games", "lctr", "--max-n", "14", "--out", str(out)]) == 0
     err = capsys.readouterr().err
-    expected = int(partition_numbers(14)[13] * per_record) + int(partition_numbers(14)[14] * per_record)
+    expected = (int(partition_numbers(14)[13] * per_record) + int(partition_numbers(14)[14] * per_record)
+                + 2 * record_bytes)
     assert f"about {partition_numbers(14)[13] + partition_numbers(14)[14]:,} records" in err
     assert f"{expected / 1000:.1f} kB" in err
 
@@ -462,7 +471,7 @@ def test_an_unreadable_file_is_named_and_the_rest_still_answers(small_store: Pat
     filesystem): the warning names the file, its (game, n) is left out, every other query runs."""
     store = copy(small_store, tmp_path / "results")
     job = store / "game=queen" / "n=14"
-    target = job / "part-00000.parquet"
+    target = shard_file(job, 0)
     data = bytearray(target.read_bytes())
     data[100:len(data) - 400] = bytes(len(data) - 500)  # zeros over the column chunks
     target.write_bytes(bytes(data))
@@ -491,7 +500,7 @@ def test_recommit_is_what_makes_a_planted_file_sound(small_store: Path, tmp_path
     """Without the re-commit a rewritten file is damage (so the planting helper cannot hide one)."""
     store = copy(small_store, tmp_path / "results")
     job = store / "game=rook" / "n=9"
-    target = job / "part-00000.parquet"
+    target = shard_file(job, 0)
     target.write_bytes(target.read_bytes())  # same bytes, new ctime: sound after hashing
     check_job(job)
     data = bytearray(target.read_bytes())
@@ -512,7 +521,7 @@ def test_a_store_of_an_older_partgames_is_adopted(clean: Path, clean_rows: list[
         record = json.loads(record_file.read_text())
         record_file.write_text(json.dumps({k: record[k] for k in ("game", "n", "records", "shards",
                                                                    "version", "code")}))
-    (store / "game=king" / f"n={MAX_N}" / "part-00001.parquet").unlink()
+    shard_file(store / "game=king" / f"n={MAX_N}", 1).unlink()
     assert rows(store) == []
     assert main(["check", "--results", str(store)]) == 1
     assert "commit record without a list of files" in capsys.readouterr().out

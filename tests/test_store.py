@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 from conftest import recommit
 
+import pipeline.runner as runner
 import pipeline.storage as storage
 from pipeline.cli import main
 from pipeline.partitions import partition_numbers
 from pipeline.query import connect
-import pipeline.runner as runner
 from pipeline.runner import run
 from pipeline.storage import COMPLETE, KILL_AT_STEP, Store, check_job
 
@@ -404,7 +404,7 @@ def test_the_estimate_is_said_before_solving(tmp_path: Path, capsys) -> None:
     assert f"12 (game, n) to compute: about {records:,} records" in err
     # the second estimate uses the bytes per record of the store's own records
     per_record = Store(out).bytes_per_record("lctr")
-    record_bytes = max(runner.COMMIT_RECORD_BYTES, Store(out).commit_record_bytes())  # and a commit record each
+    record_bytes = max(runner.COMMIT_RECORD_BYTES, Store(out).commit_record_bytes())  # a commit record each
     assert main(["run", "--games", "lctr", "--max-n", "14", "--out", str(out)]) == 0
     err = capsys.readouterr().err
     expected = (int(partition_numbers(14)[13] * per_record) + int(partition_numbers(14)[14] * per_record)

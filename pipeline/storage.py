@@ -645,9 +645,17 @@ class Store:
                 os.rename(old, self.job_dir(game_id, n))
 
     def tidy_staging(self) -> None:
-        """Remove staging folders left empty (finished shards of unfinished jobs stay)."""
+        """Remove staging folders left empty, or holding a plan and no shard (a run that ended
+        before its first shard of the (game, n): nothing to resume). Finished shards of
+        unfinished jobs stay."""
         if not self.staging.is_dir():
             return
+        for d in self.staging.glob("game=*/n=*"):
+            try:
+                if [p.name for p in d.iterdir()] == ["plan.json"]:
+                    (d / "plan.json").unlink()
+            except OSError:
+                continue
         dirs = (sorted(self.staging.glob("**/n=*")) + sorted(self.staging.glob("**/game=*"))
                 + [self.staging / REPLACED])
         for d in [*dirs, self.staging]:

@@ -195,8 +195,9 @@ def test_a_long_lived_reader_is_told_the_store_changed(store: Path, monkeypatch)
     _run(store, "lctr", 10, min_n=10, force=True, max_records=15)
     with pytest.raises(StoreChanged, match="the store changed under this reader.*reopen it"):
         reader.sql("SELECT count(*) FROM lctr WHERE n = 10")
-    with pytest.raises(duckdb.IOException):
+    with pytest.raises(duckdb.IOException) as caught:
         made.fetchall()
+    assert "the store changed under this reader" in query.explain(caught.value)
     assert NotebookStore(store).sql("SELECT count(*) FROM lctr WHERE n = 10").fetchall() == [(P[10],)]
 
 
@@ -343,6 +344,17 @@ def test_a_refused_run_leaves_nothing_behind(store: Path, tmp_path: Path, monkey
     with pytest.raises(runner.RunError, match="needs a store of its own"):
         _run(store, "lctr", 12, selection=family_selection(["hook"]))
     assert _tree(store) == before
+
+
+def test_a_run_failing_before_its_first_shard_leaves_no_plan_or_store(tmp_path: Path, monkeypatch) -> None:
+    def fail(*_args, **_kw):
+        raise runner.RunError("no shard solved")
+
+    monkeypatch.setattr(runner, "_solve_all", fail)
+    new = tmp_path / "new"
+    with pytest.raises(runner.RunError, match="no shard solved"):
+        _run(new, max_n=8)
+    assert not new.exists()
 
 
 def test_keep_none_estimates_the_commit_records(tmp_path: Path) -> None:

@@ -316,9 +316,9 @@ def test_an_interrupted_keep_none_run_resumes_to_the_same_summaries(full_store: 
     assert mismatches(_rows(connect(root), "FROM summaries"), expected) == []
 
 
-def test_a_summaries_only_run_is_estimated_to_write_nothing(tmp_path: Path) -> None:
-    """The free-space check counts the records a run writes: none for --keep none, at most all
-    of them for a condition."""
+def test_a_summaries_only_run_is_estimated_to_write_its_commit_records(tmp_path: Path) -> None:
+    """The free-space check counts the records a run writes: none for --keep none (its commit
+    records only), at most all of them for a condition."""
     from pipeline.games import get_game
     from pipeline.keep import KeepFilter
     from pipeline.partitions import partition_numbers
@@ -327,7 +327,8 @@ def test_a_summaries_only_run_is_estimated_to_write_nothing(tmp_path: Path) -> N
     store = Store.open(tmp_path / "r")
     jobs = [(get_game("lctr"), 121), (get_game("downright"), 121)]
     records, size = runner.estimate(store, jobs, KeepFilter("none"))
-    assert records == 2 * partition_numbers(121)[121] and size == 0
+    assert records == 2 * partition_numbers(121)[121] and size == 2 * runner.COMMIT_RECORD_BYTES
     _, everything = runner.estimate(store, jobs)
     assert everything == runner.estimate(store, jobs, KeepFilter("sg = 0"))[1]
-    assert everything == 2 * int(partition_numbers(121)[121] * runner.DEFAULT_BYTES_PER_RECORD)
+    assert everything == 2 * (int(partition_numbers(121)[121] * runner.DEFAULT_BYTES_PER_RECORD)
+                              + runner.COMMIT_RECORD_BYTES)

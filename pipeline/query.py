@@ -77,10 +77,16 @@ def _files_list(paths: list[str]) -> str:
 
 def _read_files(paths: list[str], game: str) -> str:
     """A query over exactly these Parquet files (the committed files of some (game, n) of
-    ``game``), with the view's columns: ``n`` as BIGINT and ``game`` last. Not DuckDB's
-    ``hive_partitioning`` (on by default for such paths), which takes every ``key=value`` of a
-    path for a column (a store in ``/data/k=1/results`` grew a column ``k``): ``n`` is in every
-    record, and ``game`` is known."""
+    ``game``), with the view's columns: ``n`` as BIGINT and ``game`` last.
+
+    DuckDB's hive partitioning gives those two from the path (``game=<id>/n=<n>``), which lets
+    a query on some n skip the other files unopened, but it takes every ``key=value`` folder of
+    the path for a column (a store in ``/data/k=1/results`` grew a column ``k``), and it is on
+    by default for such paths. So where the store's path holds no ``=`` the views use it, and
+    elsewhere they take ``n`` from the records (it is in every one) and add ``game``."""
+    if not any("=" in part for p in paths[:1] for part in Path(p).parent.parent.parent.parts):
+        return (f"SELECT * FROM read_parquet({_files_list(paths)}, hive_partitioning = true, "
+                f"union_by_name = true)")
     return (f"SELECT * REPLACE (CAST(n AS BIGINT) AS n), '{_escape(game)}' AS game "
             f"FROM read_parquet({_files_list(paths)}, union_by_name = true, hive_partitioning = false)")
 

@@ -199,7 +199,7 @@ def test_a_signal_stops_a_multithreaded_sql_query_at_once(small_store: Path, sig
                    f"SELECT 'started' AS s; {LONG_QUERY}")
     try:
         assert p.stdout.readline() == "s\n" and p.stdout.readline() == "started\n"
-        time.sleep(0.3)  # inside the long query
+        time.sleep(1)  # well inside the long query
         sent = time.monotonic()
         p.send_signal(signum)
         out, err = p.communicate(timeout=60)

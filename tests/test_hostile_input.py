@@ -131,7 +131,8 @@ def test_the_largest_offset_is_a_move_that_never_applies(capsys, tmp_path: Path,
     theirs = connect(small_store, max_n=8).execute("SELECT parts, sg, sg_misere, nodes, states FROM "
                                                    "downright ORDER BY n, parts").fetchall()
     assert mine == theirs and len(mine) > 50
-    code, solved, _ = cli(capsys, "solve", "moves_0.1_1.0_32767.32767+,downright", "5,3,3,1", "--format", "csv")
+    code, solved, _ = cli(capsys, "solve", "moves_0.1_1.0_32767.32767+,downright", "5,3,3,1",
+                          "--format", "csv")
     assert code == 0
     rows = [line.split(",", 1)[1] for line in solved.splitlines()[1:]]
     assert len(rows) == 2 and rows[0] == rows[1]
@@ -229,8 +230,8 @@ def test_sigterm_stops_a_run_in_one_line_and_it_resumes(capsys, tmp_path: Path) 
     assert_store_consistent(out)
     done = sorted(int(d.parent.name[2:]) for d in out.glob(f"game=lctr/n=*/{COMPLETE}"))
     assert 60 in done and len(done) < 60
-    code, summary, _ = cli(capsys, "run", "--games", "lctr", "--min-n", "60", "--max-n", "60", "--out", str(out),
-                           "--quiet")
+    code, summary, _ = cli(capsys, "run", "--games", "lctr", "--min-n", "60", "--max-n", "60",
+                           "--out", str(out), "--quiet")
     assert code == 0 and "(1 already complete)" in summary
 
 

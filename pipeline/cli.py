@@ -254,14 +254,20 @@ def _register_solve(con) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    command = None
     with signals.handled():  # SIGINT and SIGTERM: one line, 130 or 143 (pipeline/signals.py)
-        return _main(argv)
+        try:
+            command = next((a for a in (sys.argv[1:] if argv is None else argv)
+                            if not a.startswith("-")), None)
+            return _main(argv)
+        except KeyboardInterrupt as exc:  # a second signal while the first one was reported
+            return _stopped(command, exc)
 
 
 def _stopped(command: str | None, exc: BaseException | None = None) -> int:
     """Report a command stopped by Ctrl-C or SIGTERM in one line; its exit status."""
     code, word = signals.status(exc)
-    print(f"partgames: {word}{_resume_hint(command or '')}", file=sys.stderr)
+    signals.report_once(f"partgames: {word}{_resume_hint(command or '')}")
     return code
 
 

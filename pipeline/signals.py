@@ -9,9 +9,11 @@ Python runs a signal's handler in the main thread between two bytecodes. Two thi
   (:func:`signal.set_wakeup_fd`) at once, so a watcher thread reads it and interrupts the
   connection (``con.interrupt()``); DuckDB then raises in the main thread, which the query's
   guard (:func:`stoppable`) turns into the signal's exception.
-* A second signal while the first one's exception is being reported would raise again in the
-  middle of the report (a traceback). Once a signal has stopped the command, later ones are
-  noted, not raised: the command is already ending.
+* A second signal raised while the first one unwinds lands anywhere: in the middle of the
+  report, in a garbage collector's callback ("Exception ignored … KeyboardInterrupt"). Once a
+  signal has stopped the command, later ones are noted, not raised: the command is already
+  ending (a run's threads finish the shard in hand, seconds), and its line is printed once
+  (:func:`report_once`).
 
 SIGTERM raises :class:`Terminated`, a :class:`KeyboardInterrupt`, so that it unwinds every
 command exactly as Ctrl-C does (a run's threads finish the shard in hand, nothing half-written
@@ -44,6 +46,7 @@ class _State:
     def __init__(self) -> None:
         self.received: int | None = None  # the stopping signal, once one arrived
         self.stopping = False  # its exception has been raised: the command is ending
+        self.reported = False  # the command's line on the stop is printed
         self.query: Any = None  # the DuckDB connection of the running query, if any
         self.lock = threading.Lock()
 
@@ -79,10 +82,21 @@ def status(exc: BaseException | None = None) -> tuple[int, str]:
     return STATUS[signal.SIGINT]
 
 
+def report_once(line: str) -> None:
+    """Print the command's line on being stopped (standard error), once however many signals."""
+    import sys
+
+    with _state.lock:
+        if _state.reported:
+            return
+        _state.reported = True
+    print(line, file=sys.stderr, flush=True)
+
+
 def go_on() -> None:
     """The interrupted statement is dropped and the prompt goes on: the next signal stops again."""
     with _state.lock:
-        _state.received, _state.stopping = None, False
+        _state.received, _state.stopping, _state.reported = None, False, False
 
 
 @contextlib.contextmanager
@@ -105,8 +119,12 @@ def handled() -> Iterator[None]:
     try:
         yield
     finally:
+        # The `partgames` process itself (its SIGINT handler was pipeline's interrupted_early),
+        # stopped by a signal, now only exits: a later signal would kill it during Python's
+        # shutdown with the signal's own status instead of the one reported.
+        ending = _state.stopping and old.get(signal.SIGINT) is interrupted_early
         for signum, handler in old.items():
-            signal.signal(signum, handler)
+            signal.signal(signum, signal.SIG_IGN if ending else handler)
 
 
 @contextlib.contextmanager

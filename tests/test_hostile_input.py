@@ -191,17 +191,21 @@ def _partgames(*args: str) -> subprocess.Popen:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-@pytest.mark.parametrize("signum, code, word", [(signal.SIGINT, 130, "interrupted"),
-                                                (signal.SIGTERM, 143, "terminated")])
+@pytest.mark.parametrize("signum, code, word, times", [(signal.SIGINT, 130, "interrupted", 1),
+                                                       (signal.SIGTERM, 143, "terminated", 1),
+                                                       (signal.SIGINT, 130, "interrupted", 3)])
 def test_a_signal_stops_a_multithreaded_sql_query_at_once(small_store: Path, signum: int, code: int,
-                                                          word: str) -> None:
+                                                          word: str, times: int) -> None:
+    """Ctrl-C (pressed once, or three times in a row) or SIGTERM: one line at once."""
     p = _partgames("sql", "--results", str(small_store), "--threads", "2", "--format", "csv",
                    f"SELECT 'started' AS s; {LONG_QUERY}")
     try:
         assert p.stdout.readline() == "s\n" and p.stdout.readline() == "started\n"
         time.sleep(1)  # well inside the long query
         sent = time.monotonic()
-        p.send_signal(signum)
+        for _ in range(times):
+            p.send_signal(signum)
+            time.sleep(0.01)
         out, err = p.communicate(timeout=60)
         waited = time.monotonic() - sent
     finally:

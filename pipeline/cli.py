@@ -32,6 +32,10 @@ class _Parser(argparse.ArgumentParser):
     every other bad input (argparse prints the usage above it; ``--help`` still shows it)."""
 
     def error(self, message: str) -> NoReturn:
+        # "argument --threads: must be at least 1 (got 0)" reads as "--threads must be …"
+        m = re.fullmatch(r"argument (-[\w-]+): ((?:must |').*)", message, re.DOTALL)
+        if m:
+            message = f"{m.group(1)} {m.group(2)}"
         raise _BadArguments(f"{message} (`{self.prog} --help` lists the options)")
 
 
@@ -45,15 +49,15 @@ def whole(minimum: int) -> Callable[[str], int]:
     >>> whole(1)("-5")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: -5 is below 1
+    argparse.ArgumentTypeError: must be at least 1 (got -5)
     """
 
     def parse(text: str) -> int:
         if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits 0-9)")
+            raise argparse.ArgumentTypeError(f"{text!r}: not a whole number (digits 0-9)")
         value = int(text)
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} is below {minimum}")
+            raise argparse.ArgumentTypeError(f"must be at least {minimum} (got {value})")
         return value
 
     parse.__name__ = "whole number"  # argparse names the type in its messages
@@ -67,10 +71,10 @@ def seconds(text: str) -> float:
     2.5
     """
     if not re.fullmatch(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", text):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (digits 0-9)")
+        raise argparse.ArgumentTypeError(f"{text!r}: not a number of seconds (digits 0-9)")
     value = float(text)
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text.strip()} is not a positive number of seconds")
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds (got {text.strip()})")
     return value
 
 
@@ -84,9 +88,9 @@ def memory_size(text: str) -> str:
     """
     m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(%|[A-Za-z]+)\s*", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size such as 8GB or 40% (digits 0-9)")
+        raise argparse.ArgumentTypeError(f"{text!r}: not a size such as 8GB or 40% (digits 0-9)")
     if float(m.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"{text.strip()} is not a positive size")
+        raise argparse.ArgumentTypeError(f"must be a positive size (got {text.strip()})")
     return text.strip()
 
 

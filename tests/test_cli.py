@@ -19,14 +19,14 @@ import pipeline.runner as runner
     [
         (["run", "--games", "lctr,nosuchgame", "--max-n", "5"], "unknown game 'nosuchgame'"),
         (["run", "--games", "lctr", "--min-n", "5", "--max-n", "3"], "--max-n (3) is below --min-n"),
-        (["run", "--games", "lctr", "--max-n", "0"], "argument --max-n: 0 is below 1"),
-        (["run", "--games", "lctr", "--min-n", "0", "--max-n", "3"], "argument --min-n: 0 is below 1"),
+        (["run", "--games", "lctr", "--max-n", "0"], "--max-n must be at least 1 (got 0)"),
+        (["run", "--games", "lctr", "--min-n", "0", "--max-n", "3"], "--min-n must be at least 1"),
         (["run", "--games", "lctr", "--max-n", "999"], "beyond the supported bound"),
         (["run", "--games", "{(0,0)}", "--max-n", "3"], "offset (0,0) is not a move"),
         (["run", "--games", "{(-1,2)}", "--max-n", "3"], "down/right"),
         (["run", "--games", "moves_", "--max-n", "3"], "unknown game"),
         (["run", "--games", "{(1,2)", "--max-n", "3"], "unknown game '{(1,2)'"),
-        (["run", "--games", "lctr", "--max-n", "3", "--jobs", "0"], "argument --jobs: 0 is below 1"),
+        (["run", "--games", "lctr", "--max-n", "3", "--jobs", "0"], "--jobs must be at least 1"),
     ],
 )
 def test_bad_run_arguments(capsys, tmp_path: Path, args: list[str], message: str) -> None:

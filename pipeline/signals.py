@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -69,11 +70,6 @@ def _on_signal(signum: int, _frame: object) -> None:
     raise _exception(signum)
 
 
-def received() -> int | None:
-    """The signal that stopped the command (None if none did)."""
-    return _state.received
-
-
 def status(exc: BaseException | None = None) -> tuple[int, str]:
     """Exit status and word (``interrupted``/``terminated``) for a command stopped by ``exc``
     (a KeyboardInterrupt, or DuckDB's error for an interrupted query) or by the signal received."""
@@ -84,8 +80,6 @@ def status(exc: BaseException | None = None) -> tuple[int, str]:
 
 def report_once(line: str) -> None:
     """Print the command's line on being stopped (standard error), once however many signals."""
-    import sys
-
     with _state.lock:
         if _state.reported:
             return

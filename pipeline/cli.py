@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
+import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
-from pipeline import interrupted_early
+from pipeline import signals
 from pipeline.errors import PartgamesError, UsageError
 from pipeline.schema import BOARD_GAMES
 
@@ -21,8 +23,79 @@ def _resume_hint(command: str) -> str:
     return "; finished shards are kept, rerun to resume" if command == "run" else ""
 
 
+class _BadArguments(Exception):
+    """What argparse found wrong with the command line (reported by :func:`main` in one line)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its complaint in one line, ``partgames: error: …`` and exit status 2, as
+    every other bad input (argparse prints the usage above it; ``--help`` still shows it)."""
+
+    def error(self, message: str) -> NoReturn:
+        # "argument --threads: must be at least 1 (got 0)" reads as "--threads must be …"
+        m = re.fullmatch(r"argument (-[\w-]+): ((?:must |').*)", message, re.DOTALL)
+        if m:
+            message = f"{m.group(1)} {m.group(2)}"
+        raise _BadArguments(f"{message} (`{self.prog} --help` lists the options)")
+
+
+def whole(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number written in ASCII digits (not ``٣``, which ``int()`` would
+    read, nor ``1_000``), at least ``minimum``: every count and n bound of the commands is
+    meaningless below its minimum.
+
+    >>> whole(1)("30"), whole(0)("0")
+    (30, 0)
+    >>> whole(1)("-5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at least 1 (got -5)
+    """
+
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+            raise argparse.ArgumentTypeError(f"{text!r}: not a whole number (digits 0-9)")
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum} (got {value})")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its messages
+    return parse
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a time in seconds, a positive finite decimal in ASCII digits.
+
+    >>> seconds("2.5")
+    2.5
+    """
+    if not re.fullmatch(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", text):
+        raise argparse.ArgumentTypeError(f"{text!r}: not a number of seconds (digits 0-9)")
+    value = float(text)
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds (got {text.strip()})")
+    return value
+
+
+def memory_size(text: str) -> str:
+    """An argparse type: DuckDB's memory limit, a positive amount in ASCII digits and its unit
+    (``8GB``, ``8 GiB``, ``40%``); DuckDB checks the unit. DuckDB itself takes ``-5GB`` as no
+    limit at all and ``0GB`` as a limit no query fits in.
+
+    >>> memory_size("40%")
+    '40%'
+    """
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(%|[A-Za-z]+)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r}: not a size such as 8GB or 40% (digits 0-9)")
+    if float(m.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive size (got {text.strip()})")
+    return text.strip()
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="partgames",
         description="Exhaustive combinatorial game theory on integer partitions (see README.md).",
     )
@@ -31,9 +104,9 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="compute and store the records of games for a range of n")
     r.add_argument("--games", default=DEFAULT_GAMES,
                    help=f"comma-separated game ids (default: the nine board games: {DEFAULT_GAMES})")
-    r.add_argument("--max-n", type=int, default=None,
+    r.add_argument("--max-n", type=whole(1), default=None,
                    help="largest n (default 30; with --partitions, the file's largest)")
-    r.add_argument("--min-n", type=int, default=1, help="smallest n (default 1)")
+    r.add_argument("--min-n", type=whole(1), default=1, help="smallest n (default 1)")
     r.add_argument("--out", default="results", help="results directory (default results/)")
     chosen = r.add_mutually_exclusive_group()
     chosen.add_argument("--family", default=None, metavar="NAMES",
@@ -43,7 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     chosen.add_argument("--partitions", default=None, metavar="FILE",
                         help="only the partitions listed in FILE, one a line (5,3,3,1 or 5 3 3 1), "
                              "into a store of their own")
-    r.add_argument("--jobs", type=int, default=None,
+    r.add_argument("--jobs", type=whole(1), default=None,
                    help="solver threads (default: all cores; means nothing with --scheduler, where the "
                         "workers' threads solve)")
     r.add_argument("--force", action="store_true", help="recompute (game, n) jobs already complete")
@@ -56,7 +129,7 @@ def _parser() -> argparse.ArgumentParser:
                         "ones (without it, a stat of each file finds missing, resized or rewritten files)")
     r.add_argument("--no-space-check", action="store_true",
                    help="run even when the estimated bytes exceed the free disk space")
-    r.add_argument("--shard-records", type=int, default=None, help=argparse.SUPPRESS)
+    r.add_argument("--shard-records", type=whole(1), default=None, help=argparse.SUPPRESS)
     r.add_argument("--quiet", action="store_true", help="no progress bars")
     r.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="solve the shards on a Dask cluster (tcp://host:8786 or tls://...); the store "
@@ -65,7 +138,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--tls-ca-file", default=None, help="CA certificate for a tls:// scheduler")
     r.add_argument("--tls-cert", default=None, help="this client's TLS certificate")
     r.add_argument("--tls-key", default=None, help="this client's TLS private key")
-    r.add_argument("--lost-workers-timeout", type=float, default=60.0, metavar="SECONDS",
+    r.add_argument("--lost-workers-timeout", type=seconds, default=60.0, metavar="SECONDS",
                    help="with --scheduler: end the run after this long without any worker (default 60)")
 
     c = sub.add_parser("check", help="check a store's files against the commit records of its (game, n)")
@@ -129,11 +202,11 @@ def _parser() -> argparse.ArgumentParser:
 def _n_range(p: argparse.ArgumentParser) -> None:
     """The options of the commands that read the store: --min-n / --max-n (the views hold those
     n only) and DuckDB's memory and threads (beside a run, or on a shared machine)."""
-    p.add_argument("--min-n", type=int, default=None, help="only records with n at least this")
-    p.add_argument("--max-n", type=int, default=None, help="only records with n at most this")
-    p.add_argument("--memory-limit", default=None, metavar="SIZE",
+    p.add_argument("--min-n", type=whole(1), default=None, help="only records with n at least this")
+    p.add_argument("--max-n", type=whole(1), default=None, help="only records with n at most this")
+    p.add_argument("--memory-limit", type=memory_size, default=None, metavar="SIZE",
                    help="DuckDB's memory limit, e.g. 8GB or 40%% (default: DuckDB's, 80%% of RAM)")
-    p.add_argument("--threads", type=int, default=None, help="DuckDB's threads (default: all cores)")
+    p.add_argument("--threads", type=whole(1), default=None, help="DuckDB's threads (default: all cores)")
 
 
 def _duckdb_settings(args: argparse.Namespace) -> dict[str, str]:
@@ -185,13 +258,31 @@ def _register_solve(con) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    command = None
+    with signals.handled():  # SIGINT and SIGTERM: one line, 130 or 143 (pipeline/signals.py)
+        try:
+            command = next((a for a in (sys.argv[1:] if argv is None else argv)
+                            if not a.startswith("-")), None)
+            return _main(argv)
+        except KeyboardInterrupt as exc:  # a second signal while the first one was reported
+            return _stopped(command, exc)
+
+
+def _stopped(command: str | None, exc: BaseException | None = None) -> int:
+    """Report a command stopped by Ctrl-C or SIGTERM in one line; its exit status."""
+    code, word = signals.status(exc)
+    signals.report_once(f"partgames: {word}{_resume_hint(command or '')}")
+    return code
+
+
+def _main(argv: list[str] | None) -> int:
     try:
-        if signal.getsignal(signal.SIGINT) is interrupted_early:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
         args = _parser().parse_args(argv)
-    except KeyboardInterrupt:
-        print("partgames: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        return _stopped(None, exc)
+    except _BadArguments as exc:
+        print(f"partgames: error: {exc}", file=sys.stderr)
+        return 2
     # Each command imports only what it uses: sql, verify and search start without numba and
     # the kernels (a one-line query on a small store: 0.79 -> 0.54 s), run without DuckDB.
     try:
@@ -213,16 +304,14 @@ def main(argv: list[str] | None = None) -> int:
             raise
         from pipeline.query import explain, interrupted
 
-        if interrupted(exc):  # Ctrl-C while DuckDB ran a query (sql, verify, search)
-            print(f"partgames: interrupted{_resume_hint(args.command)}", file=sys.stderr)
-            return 130
+        if interrupted(exc):  # Ctrl-C or SIGTERM while DuckDB ran a query (sql, verify, search)
+            return _stopped(args.command, exc)
         if not isinstance(exc, duckdb.Error):
             raise
         print(f"partgames: SQL error: {explain(exc, getattr(args, 'query', None))}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"partgames: interrupted{_resume_hint(args.command)}", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (signals.Terminated)
+        return _stopped(args.command, exc)
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -51,7 +51,7 @@ def parse_parts(text: str) -> tuple[int, ...]:
     pipeline.errors.UsageError: PARTS '3,x' is not a list of positive integers such as 5,5,3,2,1
     """
     body = text.strip().strip("[]() ")
-    if not re.fullmatch(r"\d+(\s*,\s*\d+)*", body):
+    if not re.fullmatch(r"[0-9]+(\s*,\s*[0-9]+)*", body):  # ASCII: int() reads ٣ too
         raise UsageError(f"PARTS {text!r} is not a list of positive integers such as 5,5,3,2,1")
     return check_partition([int(x) for x in body.split(",")])
 

@@ -6,8 +6,9 @@ the views every time and forgets what the last one made; here one connection ser
 
 * On a terminal: a prompt. A statement runs when a line ends with ``;``; its result is printed;
   a SQL error is reported in one line and the prompt goes on; Ctrl-C drops the statement being
-  typed (or stops the running one); Ctrl-D, ``.quit`` or ``.exit`` ends. Line editing and a
-  history (``~/.partgames_sql_history``) come from ``readline`` where Python has it.
+  typed (or stops the running one, whatever DuckDB's threads); SIGTERM ends the prompt as it
+  ends any command; Ctrl-D, ``.quit`` or ``.exit`` ends. Line editing and a history
+  (``~/.partgames_sql_history``) come from ``readline`` where Python has it.
 * Otherwise (a pipe, a file): a script. It is parsed whole (a syntax error anywhere runs
   nothing), then every statement runs in order and every query's rows are printed; the first
   error ends it with exit status 2, as a one-line error does, and so does an empty script.
@@ -29,6 +30,7 @@ import duckdb
 
 from pipeline.errors import UsageError
 from pipeline.query import explain, format_result, interrupted
+from pipeline.signals import Terminated, go_on, status, stoppable
 
 PROMPT, MORE = "partgames> ", "      ...> "
 HISTORY = Path.home() / ".partgames_sql_history"
@@ -46,9 +48,11 @@ def run_statements(con: duckdb.DuckDBPyConnection, text: str, fmt: str, out: Tex
     """Run every statement of ``text`` in order, printing the rows of each query (DuckDB's own
     parser splits them, so a ';' inside a string ends nothing). Raises on the first error."""
     for statement in con.extract_statements(text):
-        result = con.sql(statement.query)  # runs it; a query's rows are read below
-        if statement.type in SHOWN:
-            print(format_result(result, fmt), file=out, flush=True)
+        # Ctrl-C and SIGTERM interrupt the connection, whatever DuckDB's threads (pipeline/signals.py)
+        with stoppable(con):
+            result = con.sql(statement.query)  # runs it; a query's rows are read below
+            if statement.type in SHOWN:
+                print(format_result(result, fmt), file=out, flush=True)
 
 
 def script(con: duckdb.DuckDBPyConnection, source: TextIO, fmt: str, out: TextIO) -> int:
@@ -77,9 +81,12 @@ def interactive(con: duckdb.DuckDBPyConnection, fmt: str, out: TextIO, err: Text
         except EOFError:
             print(file=err)
             break
+        except Terminated:
+            raise
         except KeyboardInterrupt:  # drop what was typed, as a shell does
             print(file=err)
             buffer.clear()
+            go_on()
             continue
         if not buffer and line.strip() in (".quit", ".exit"):
             break
@@ -97,8 +104,11 @@ def interactive(con: duckdb.DuckDBPyConnection, fmt: str, out: TextIO, err: Text
         try:
             run_statements(con, text, fmt, out)
         except (Exception, KeyboardInterrupt) as exc:
+            if isinstance(exc, Terminated) or (interrupted(exc) and status(exc)[0] != 130):
+                raise  # SIGTERM ends the session
             if interrupted(exc):  # Ctrl-C stopped the running statement: the prompt goes on
                 print("partgames: interrupted", file=err, flush=True)
+                go_on()
             elif isinstance(exc, duckdb.Error):
                 print(f"partgames: SQL error: {explain(exc)}", file=err, flush=True)
             else:

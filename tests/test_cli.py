@@ -18,7 +18,8 @@ import pipeline.runner as runner
     "args, message",
     [
         (["run", "--games", "lctr,nosuchgame", "--max-n", "5"], "unknown game 'nosuchgame'"),
-        (["run", "--games", "lctr", "--max-n", "0"], "--max-n (0) is below --min-n"),
+        (["run", "--games", "lctr", "--min-n", "5", "--max-n", "3"], "--max-n (3) is below --min-n"),
+        (["run", "--games", "lctr", "--max-n", "0"], "--max-n must be at least 1 (got 0)"),
         (["run", "--games", "lctr", "--min-n", "0", "--max-n", "3"], "--min-n must be at least 1"),
         (["run", "--games", "lctr", "--max-n", "999"], "beyond the supported bound"),
         (["run", "--games", "{(0,0)}", "--max-n", "3"], "offset (0,0) is not a move"),

@@ -51,6 +51,8 @@ def _moveset(game_id: str) -> Game:
     try:
         return MovesetGame(Moveset.parse(game_id))
     except MovesetError as exc:
+        if not str(exc).startswith("unknown game"):  # a moveset with a bad offset: the message says it
+            raise GameError(str(exc)) from exc
         known = ", ".join(BOARD_GAMES)
         raise GameError(f"{exc} (known: {known}, sn<s>_<A> such as sn5_4, or a moveset such as "
                         f"'{{(1,3),(3,1)}}' / moves_1.2+)") from exc
@@ -67,6 +69,8 @@ GAME_FAMILIES: list[GameFamily] = [
 def get_game(game_id: str) -> Game:
     """The game with this id (docs/definitions.md §2: built-in ids, ``sn<s>_<A>``, user movesets)."""
     text = game_id.strip()
+    if not text.isascii():  # int() reads other scripts' digits (٣): one spelling per game
+        raise GameError(f"game id {text!r}: not ASCII (digits 0-9, e.g. moves_1.3_3.1)")
     for family in GAME_FAMILIES:
         if family.ids.fullmatch(text):
             try:

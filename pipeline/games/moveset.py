@@ -80,10 +80,20 @@ BUILTIN: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...
     "queen": ((), ((0, 1), (1, 0), (1, 1)), False),
 }
 
-_USER_ID = re.compile(r"moves((?:_\d+\.\d+\+?)+)")
-_PRETTY_MOVES = r"\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*(?:,\s*\(\s*\d+\s*,\s*\d+\s*\)\s*\+?\s*)*"
+# Digits are ASCII ([0-9]): Python's \d also matches other scripts' digits (Arabic-Indic ٣), which
+# int() reads, so a game id could be spelled in ways no other tool (SQL, a directory listing) sees.
+_USER_ID = re.compile(r"moves((?:_[0-9]+\.[0-9]+\+?)+)")
+_PRETTY_MOVES = (r"\(\s*[0-9]+\s*,\s*[0-9]+\s*\)\s*\+?\s*"
+                 r"(?:,\s*\(\s*[0-9]+\s*,\s*[0-9]+\s*\)\s*\+?\s*)*")
 #: ``{(1,3),(3,1)}`` or ``(1,2)+``: braces around the moves both or neither (``{(1,2)`` is refused).
 _PRETTY = re.compile(rf"\{{\s*{_PRETTY_MOVES}\}}|{_PRETTY_MOVES}")
+
+
+#: Largest coordinate of an offset: a move (a, b) from a cell of λ lands in λ only when
+#: a < len(λ) and b < λ_1, both at most n, and n and the parts are int16 columns (at most 32,767,
+#: ``pipeline.games.single.MAX_N``). Larger offsets are never moves; they are refused, not
+#: dropped, as the kernels type offsets as machine integers (an offset beyond int64 fails there).
+MAX_OFFSET = 32767
 
 
 class MovesetError(ValueError):
@@ -110,6 +120,9 @@ class Moveset:
                 raise MovesetError(f"offset ({a},{b}) is not down/right: both coordinates must be ≥ 0")
             if (a, b) == (0, 0):
                 raise MovesetError("offset (0,0) is not a move")
+            if max(a, b) > MAX_OFFSET:
+                raise MovesetError(f"offset ({a},{b}) is beyond {MAX_OFFSET}: no diagram of the "
+                                   "int16 n and parts has such a move")
         # M is a set of offsets (docs/definitions.md §2.2): drop a step or ray that a ray already covers,
         # e.g. the step (2,2) or the ray (2,2)+ beside the ray (1,1)+.
         def covered(a: int, b: int, by: set[tuple[int, int]]) -> bool:
@@ -136,7 +149,7 @@ class Moveset:
         elif _PRETTY.fullmatch(text):
             items = [
                 f"{a}.{b}{plus}"
-                for a, b, plus in re.findall(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(\+?)", text)
+                for a, b, plus in re.findall(r"\(\s*([0-9]+)\s*,\s*([0-9]+)\s*\)\s*(\+?)", text)
             ]
         elif re.search(r"\(\s*-", text) or re.search(r",\s*-", text):
             raise MovesetError(f"moveset {text!r}: offsets must be down/right (no negative coordinates)")

@@ -435,7 +435,7 @@ def parse_partition(text: str, what: str = "partition") -> tuple[int, ...]:
     (5, 3, 3, 1)
     """
     body = text.strip().strip("[]()").strip()
-    if not re.fullmatch(r"\d+(?:\s*[,\s]\s*\d+)*", body):
+    if not re.fullmatch(r"[0-9]+(?:\s*[,\s]\s*[0-9]+)*", body):  # ASCII: int() reads ٣ too
         raise SolveError(f"{what} {text.strip()!r}: not a list of positive integers such as 5,3,3,1")
     return check_partition([int(v) for v in re.split(r"[,\s]+", body)], what)
 

@@ -97,7 +97,8 @@ def _dask_quiet() -> Iterator[None]:
     rescheduled, an event loop slow on a busy machine) and asyncio's reports of Dask's abandoned
     coroutines kept off standard error while the run talks to the cluster: partgames says what
     happened to the run in one line of its own. Dask's configuration sets levels on some of its
-    loggers (``distributed.client``, ...), so each is silenced, and put back afterwards."""
+    loggers (``distributed.client``, ...), so each one (those made when ``distributed`` is
+    imported, which is before this) is silenced, and put back afterwards."""
     names = ["distributed", "asyncio", "tornado.application", *(
         name for name in list(logging.root.manager.loggerDict) if name.startswith("distributed."))]
     loggers = [logging.getLogger(name) for name in names]
@@ -222,6 +223,7 @@ def solve_all(store_root: Path, tasks: list[tuple[list[str], list[tuple[int, int
     passed in (this module does not import the runner, which imports it). The store's path goes
     to the workers absolute: a relative one would be relative to each worker's own directory."""
     store_root = Path(os.path.abspath(store_root))
+    _distributed()  # its loggers exist once it is imported: silenced next
     with _dask_quiet():
         client = connect(options)
         try:

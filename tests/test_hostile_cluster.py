@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -145,3 +147,139 @@ def test_the_readme_tour_in_its_order_on_a_fresh_store(tmp_path: Path) -> None:
     assert _partgames(tmp_path, "draw", "king", "4,3,2,1", "--both", "--out", "king.svg") \
         == "wrote king.svg\n"
     assert (tmp_path / "king.svg").read_text().lstrip().startswith("<?xml")
+
+
+# ---- cluster runs: a real scheduler and workers as processes (tests/test_cluster.py) ----
+
+def _cluster_module():  # noqa: ANN202
+    pytest.importorskip("distributed")
+    import test_cluster
+
+    return test_cluster
+
+
+@pytest.mark.parametrize("address", ["garbage://x", "localhost", "tcp://127.0.0.1:99999", "tcp://a b:1"])
+def test_a_malformed_scheduler_address_is_one_line_at_once(tmp_path: Path, address: str) -> None:
+    """Refused before anything connects or is created, in one line (a malformed address once
+    reached Dask, whose half-made client printed "Exception ignored in Client.__del__" 20 s later)."""
+    start = time.monotonic()
+    done = subprocess.run([PARTGAMES, "run", "--games", "lctr", "--max-n", "5", "--out", "r", "--quiet",
+                           "--scheduler", address], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith(f"partgames: error: --scheduler {address!r}: "), done.stderr
+    assert time.monotonic() - start < 8 and not (tmp_path / "r").exists()
+
+
+def test_a_scheduler_that_does_not_answer_within_connect_timeout(tmp_path: Path) -> None:
+    port = _cluster_module().free_port()
+    start = time.monotonic()
+    done = subprocess.run([PARTGAMES, "run", "--games", "lctr", "--max-n", "5", "--out", "r", "--quiet",
+                           "--scheduler", f"tcp://127.0.0.1:{port}", "--connect-timeout", "1"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "cannot reach the Dask scheduler" in done.stderr and "within 1 s" in done.stderr
+    assert time.monotonic() - start < 8
+
+
+@pytest.mark.parametrize("option", ["--lost-workers-timeout", "--connect-timeout"])
+@pytest.mark.parametrize("value", ["-1", "0", "inf", "nan"])
+def test_a_timeout_that_is_no_positive_number_is_refused(tmp_path: Path, option: str, value: str) -> None:
+    from pipeline.cli import main
+
+    assert main(["run", "--games", "lctr", "--max-n", "5", "--out", str(tmp_path / "r"), "--quiet",
+                 "--scheduler", "tcp://127.0.0.1:1", option, value]) == 2
+    assert not (tmp_path / "r").exists()
+
+
+def _cluster_run(tc, cluster, out: Path, *extra: str, cwd: Path | None = None) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "run", "--out", str(out), "--scheduler", cluster.address,
+         "--quiet", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd or ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.parametrize("lose", ["workers", "scheduler"])
+def test_a_lost_cluster_is_one_line_promptly(tmp_path: Path, lose: str) -> None:
+    """Every worker killed while results of finished tasks wait on them (the client stopped
+    meanwhile), or the scheduler killed: the run ends with one line of partgames' own (no
+    Dask warning or ERROR line, no traceback) soon after --lost-workers-timeout, or after
+    --connect-timeout of trying to reconnect to the scheduler."""
+    tc = _cluster_module()
+    cluster = tc.Cluster(tmp_path)
+    try:
+        cluster.add_worker()
+        cluster.add_worker()
+        cluster.wait_for_workers(2)
+        out = tmp_path / "results"
+        client = _cluster_run(tc, cluster, out, "--games", ",".join(tc.GAMES), "--max-n", "40",
+                              "--shard-records", "3000", "--lost-workers-timeout", "2",
+                              "--connect-timeout", "3")
+        tc._wait_for_staged_shards(out, 3)
+        if lose == "workers":
+            os.kill(client.pid, signal.SIGSTOP)  # finished tasks' results pile up on the workers
+            time.sleep(2)
+            for worker in cluster.workers:
+                os.killpg(worker.pid, signal.SIGKILL)
+            os.kill(client.pid, signal.SIGCONT)
+        else:
+            os.killpg(cluster.scheduler.pid, signal.SIGKILL)
+        lost = time.monotonic()
+        _, err = client.communicate(timeout=120)
+        took = time.monotonic() - lost
+    finally:
+        cluster.stop()
+    assert client.returncode == 2 and err.count("\n") == 1, err
+    assert "rerun to resume" in err
+    if lose == "workers":
+        assert "no worker left on the cluster" in err and took < 2 + 6, (took, err)
+    else:
+        assert "lost the Dask scheduler at tcp://127.0.0.1:" in err and took < 3 + 6, (took, err)
+
+
+@pytest.fixture(scope="module")
+def shared_cluster(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    tc = _cluster_module()
+    c = tc.Cluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        c.add_worker()
+        c.add_worker()
+        c.wait_for_workers(2)
+        yield c
+    finally:
+        c.stop()
+
+
+def test_a_relative_out_reaches_the_workers_absolute(shared_cluster, tmp_path: Path) -> None:
+    """`--out results` in the client's directory: the workers (started elsewhere) write into that
+    store, not into a `results` of their own directory."""
+    tc = _cluster_module()
+    here = tmp_path / "client"
+    here.mkdir()
+    client = _cluster_run(tc, shared_cluster, Path("results"), "--games", "lctr", "--max-n", "12",
+                          cwd=here)
+    _, err = client.communicate(timeout=300)
+    assert client.returncode == 0, err
+    from pipeline.query import connect
+
+    rows = connect(here / "results").execute("SELECT n, count(*) FROM lctr GROUP BY n ORDER BY n").fetchall()
+    assert rows[-1] == (12, 77) and len(rows) == 12
+    assert not (Path.cwd() / "results" / ".staging").exists() or Path.cwd() == here
+
+
+def test_a_worker_with_another_parquet_writer_is_refused(shared_cluster, tmp_path: Path) -> None:
+    """A worker importing a copy of the package whose Parquet writer differs (by a comment here):
+    other code, refused in one line before anything is written (the writer's folder was once
+    outside the digest, so such a worker was accepted)."""
+    tc = _cluster_module()
+    copy = _copy_package(tmp_path / "other")
+    with open(copy / "parquet" / "writer.py", "a") as fh:
+        fh.write("\n# a changed writer\n")
+    stranger = shared_cluster.add_worker(env={"PYTHONPATH": str(copy.parent)})
+    shared_cluster.wait_for_workers(3)
+    out = tmp_path / "results"
+    client = _cluster_run(tc, shared_cluster, out, "--games", "lctr", "--max-n", "12")
+    _, err = client.communicate(timeout=300)
+    assert client.returncode == 2 and err.count("\n") == 1, err
+    assert "runs other partgames code" in err
+    assert not list(out.glob("game=*")) and not list(out.rglob("*.staged"))
+    assert stranger.poll() is None

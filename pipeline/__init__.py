@@ -39,20 +39,93 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("JE_ARROW_MALLOC_CONF", "narenas:1,dirty_decay_ms:-1,muzzy_decay_ms:-1")
 
 
+#: The distributions whose code computes or selects records: numba and llvmlite compile the
+#: kernels, numpy holds their arrays, pyarrow the shards' tables, DuckDB evaluates ``--keep``.
+#: A different version of any of them is other code as much as a changed source file.
+RECORD_DEPENDENCIES = ("numba", "llvmlite", "numpy", "pyarrow", "duckdb")
+
+
+def _queries_dir() -> Path:
+    """The statement catalogue's folder, found as :func:`pipeline.query.queries_dir` finds it
+    (that module imports pyarrow, which every command's start must not)."""
+    env = os.environ.get("PARTGAMES_QUERIES")
+    if env:
+        return Path(env)
+    package = Path(__file__).resolve().parent
+    shipped = package / "queries"
+    return shipped if shipped.is_dir() else package.parent / "queries"
+
+
+def record_sources(package: Path) -> list[tuple[str, Path]]:
+    """Every file of the package that can change a record, by the name it is hashed under:
+    each ``.py`` under the package, at any depth (the kernels, the Parquet encoder, the
+    runner...), and ``macros.sql``, whose macros a ``--keep`` condition may call. The rest of the
+    statement catalogue (``queries/``) reads records and never writes one, so editing a
+    statement leaves the code of the records (and numba's cache) as it is."""
+    files = [(path.relative_to(package).as_posix(), path) for path in package.rglob("*.py")
+             if path.relative_to(package).parts[0] != "queries"]
+    macros = _queries_dir() / "macros.sql"
+    if macros.is_file():
+        files.append(("queries/macros.sql", macros))
+    return sorted(files)
+
+
+def _distribution_version(name: str) -> str:
+    """The version of the distribution that ``import name`` loads, read off its ``.dist-info``
+    folder's name beside the package (a directory listing; ``importlib.metadata`` costs every
+    command 60 ms to import, and importing the package itself more). Where no such folder is
+    found, ``importlib.metadata``'s answer, else "absent"."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        return "absent"
+    for where in spec.submodule_search_locations or [spec.origin or ""]:
+        parent = Path(where).parent  # site-packages, beside the package's folder or module
+        try:
+            listing = os.listdir(parent)
+        except OSError:
+            continue
+        prefix = f"{name.lower()}-"
+        for item in sorted(listing):
+            if item.lower().startswith(prefix) and item.endswith(".dist-info"):
+                return item[len(prefix):-len(".dist-info")]
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version(name)
+    except PackageNotFoundError:
+        return "absent"
+
+
+def code_digest(package: Path, versions: dict[str, str]) -> str:
+    """SHA-256 (hex) of the files :func:`record_sources` names (each name, length and bytes)
+    and of the ``versions`` of :data:`RECORD_DEPENDENCIES`."""
+    digest = hashlib.sha256()
+    for name, path in record_sources(package):
+        data = path.read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    for name in sorted(versions):
+        digest.update(f"{name}=={versions[name]}\0".encode())
+    return digest.hexdigest()
+
+
 @functools.cache
 def source_digest() -> str:
-    """SHA-256 (hex) of every source file of the package: the version of the code that computes
-    records. ``__version__`` is the release and stays put between fixes; this changes with any
-    of them. It keys numba's cache (below), the plan that staged shards of an interrupted run
-    must match to be reused (so a resumed (game, n) never mixes records of two versions of the
-    code), and each finished (game, n)'s ``_complete.json`` (which code computed it).
+    """The version of the code that computes records: SHA-256 (hex) of every file of the package
+    that can change a record and of the versions of the libraries that compute them
+    (:func:`code_digest`). ``__version__`` is the release and stays put between fixes; this
+    changes with any of them. It keys numba's cache (below), the plan that staged shards of an
+    interrupted run must match to be reused (so a resumed (game, n) never mixes records of two
+    versions of the code), each finished (game, n)'s ``_complete.json`` (which code computed
+    it), and a cluster run's check that every worker runs the client's code.
     """
-    digest = hashlib.sha256()
-    package = Path(__file__).resolve().parent
-    for path in sorted([*package.glob("*.py"), *package.glob("games/*.py")]):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return code_digest(Path(__file__).resolve().parent,
+                       {name: _distribution_version(name) for name in RECORD_DEPENDENCIES})
 
 
 def _kernel_cache_dir() -> Path:

@@ -140,6 +140,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--tls-key", default=None, help="this client's TLS private key")
     r.add_argument("--lost-workers-timeout", type=seconds, default=60.0, metavar="SECONDS",
                    help="with --scheduler: end the run after this long without any worker (default 60)")
+    r.add_argument("--connect-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="with --scheduler: give up on a scheduler that does not answer after this long "
+                        "(default 10)")
 
     c = sub.add_parser("check", help="check a store's files against the commit records of its (game, n)")
     c.add_argument("--results", default="results", help="results directory (default results/)")
@@ -316,16 +319,16 @@ def _main(argv: list[str] | None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
-        from pipeline.runner import run
-
         cluster = None
         if args.scheduler:
             from pipeline.cluster import ClusterOptions
 
             cluster = ClusterOptions(args.scheduler, args.tls_ca_file, args.tls_cert, args.tls_key,
+                                     connect_timeout=args.connect_timeout,
                                      lost_workers_timeout=args.lost_workers_timeout)
         elif args.tls_ca_file or args.tls_cert or args.tls_key:
             raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
+        from pipeline.runner import run  # after the cluster options: a bad one is refused at once
 
         selection, max_n = None, args.max_n
         if args.family is not None or args.partitions is not None:

@@ -21,22 +21,96 @@ the run with one line.
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import logging
 import os
+import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from pipeline import source_digest
 from pipeline.errors import PartgamesError
 
-try:
+if TYPE_CHECKING:
     import distributed
-except ImportError as exc:  # the [cluster] extra
-    raise PartgamesError("--scheduler needs Dask's distributed package: "
-                         "pip install 'partgames[cluster]'") from exc
+
+
+def _distributed() -> ModuleType:
+    """Dask's ``distributed``, imported when a run first talks to a cluster: checking
+    ``--scheduler`` and its options costs nothing."""
+    try:
+        import distributed
+    except ImportError as exc:  # the [cluster] extra
+        raise PartgamesError("--scheduler needs Dask's distributed package: "
+                             "pip install 'partgames[cluster]'") from exc
+    return distributed
+
+
+#: The schemes of a scheduler address that reach another machine (Dask's ``inproc`` does not).
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+_HOST = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?")
+
+
+def check_address(address: str) -> str:
+    """``address`` if it is a scheduler's address, ``[SCHEME://]HOST:PORT`` (scheme one of
+    :data:`SCHEMES`, ``tcp`` when left out; an IPv6 host in brackets), else
+    :class:`ClusterError` saying what is wrong, before anything connects.
+
+    >>> check_address("tls://10.0.0.5:8786")
+    'tls://10.0.0.5:8786'
+    >>> check_address("localhost")
+    Traceback (most recent call last):
+    ...
+    pipeline.cluster.ClusterError: --scheduler 'localhost': no port (the form is tcp://HOST:PORT or tls://HOST:PORT)
+    """
+    form = "the form is tcp://HOST:PORT or tls://HOST:PORT"
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in SCHEMES:
+        raise ClusterError(f"--scheduler {address!r}: unknown scheme {scheme!r} ({form})")
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port:
+        raise ClusterError(f"--scheduler {address!r}: no port ({form})")
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise ClusterError(f"--scheduler {address!r}: the port {port!r} is not a number 1..65535 ({form})")
+    try:
+        if host.startswith("[") and host.endswith("]"):
+            ipaddress.IPv6Address(host[1:-1])
+        elif not (host.isascii() and _HOST.fullmatch(host)):
+            raise ValueError(host)
+    except ValueError:
+        raise ClusterError(f"--scheduler {address!r}: {host!r} is not a host name or address "
+                           f"({form})") from None
+    return address
+
+
+@contextlib.contextmanager
+def _dask_quiet() -> Iterator[None]:
+    """Dask's own log lines (a worker's comm closed, a client failing to reconnect, keys being
+    rescheduled, an event loop slow on a busy machine) and asyncio's reports of Dask's abandoned
+    coroutines kept off standard error while the run talks to the cluster: partgames says what
+    happened to the run in one line of its own. Dask's configuration sets levels on some of its
+    loggers (``distributed.client``, ...), so each one (those made when ``distributed`` is
+    imported, which is before this) is silenced, and put back afterwards."""
+    names = ["distributed", "asyncio", "tornado.application", *(
+        name for name in list(logging.root.manager.loggerDict) if name.startswith("distributed."))]
+    loggers = [logging.getLogger(name) for name in names]
+    before = [(logger, logger.level, logger.disabled) for logger in loggers]
+    for logger in loggers:
+        logger.disabled = True
+    try:
+        yield
+    finally:
+        for logger, level, disabled in before:
+            logger.setLevel(level)
+            logger.disabled = disabled
 
 
 class ClusterError(PartgamesError):
@@ -55,9 +129,17 @@ class ClusterOptions:
     #: Seconds without any worker after which the run ends (the finished shards are kept).
     lost_workers_timeout: float = 60.0
 
+    def __post_init__(self) -> None:
+        check_address(self.address)
+        for name in ("connect_timeout", "lost_workers_timeout"):
+            value = getattr(self, name)
+            if not 0 < value < float("inf"):
+                raise ClusterError(f"--{name.replace('_', '-')} {value:g}: not a positive number of seconds")
+
     def security(self) -> distributed.Security | None:
         """TLS settings from the options; None leaves Dask's own configuration in charge
         (``distributed.comm.tls.*``, which a ``tls://`` address then uses)."""
+        distributed = _distributed()
         given = (self.tls_ca_file, self.tls_cert, self.tls_key)
         if not any(given):
             return None
@@ -73,10 +155,10 @@ class ClusterOptions:
 def connect(options: ClusterOptions) -> distributed.Client:
     """A client of the scheduler, or :class:`ClusterError` within ``connect_timeout``.
 
-    Dask's own log lines (an event loop slow to answer on a busy machine, a worker's comm
-    closed) are kept off the command's standard error below ERROR: partgames says what happened
-    to the run in its own one-line messages."""
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    The address is checked before (:func:`check_address`): Dask's own ``ValueError`` for a bad
+    one leaves a half-made client whose finalizer waits 20 s and prints a traceback."""
+    distributed = _distributed()
+    check_address(options.address)
     try:
         return distributed.Client(options.address, security=options.security(),
                                   timeout=f"{options.connect_timeout}s", set_as_default=False)
@@ -84,7 +166,7 @@ def connect(options: ClusterOptions) -> distributed.Client:
         raise
     except (OSError, TimeoutError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Dask scheduler at {options.address} within "
-                           f"{options.connect_timeout:.0f} s ({type(exc).__name__}: "
+                           f"{options.connect_timeout:g} s ({type(exc).__name__}: "
                            f"{str(exc).splitlines()[0] if str(exc) else ''})") from None
 
 
@@ -138,56 +220,77 @@ def solve_all(store_root: Path, tasks: list[tuple[list[str], list[tuple[int, int
     its task ends. Returns the tasks run per worker address.
 
     ``solve_task(store_root, game_ids, items, code)`` is :func:`pipeline.runner.solve_task`,
-    passed in (this module does not import the runner, which imports it)."""
-    client = connect(options)
-    try:
-        check_workers(client, store_root / ".staging")
-        run_id = uuid.uuid4().hex[:12]
-        futures = [
-            client.submit(solve_task, str(store_root), game_ids, items, source_digest(), pure=False,
-                          key=f"partgames-{run_id}-{k}-{game_ids[0]}-n{items[0][0]}-s{items[0][1]}")
-            for k, (game_ids, items) in enumerate(tasks)
-        ]
-        by_worker: dict[str, int] = {}
-        pending = futures
-        workerless_since = None
-        while pending:
-            waiting, progressed = [], False
-            for future in pending:
-                if future.status == "pending":
-                    waiting.append(future)
-                    continue
-                try:
-                    # A finished task's result lives on its worker: if that worker dies before
-                    # the result is fetched, Dask computes the task again (on a worker yet to
-                    # come), so the fetch is bounded and the task waits on.
-                    worker, results = future.result(timeout=5)
-                except TimeoutError:
-                    waiting.append(future)
-                    continue
-                except distributed.client.FutureCancelledError as exc:
-                    raise ClusterError(f"a task was cancelled on the cluster ({exc})") from None
-                except distributed.scheduler.KilledWorker as exc:
-                    raise ClusterError(f"the workers running a task died again and again ({exc}); "
-                                       f"the finished shards are kept: rerun to resume") from None
-                progressed = True
-                by_worker[worker] = by_worker.get(worker, 0) + 1
-                for result in results:
-                    record_done(result)
-            pending = waiting
-            if progressed or not pending:
-                workerless_since = None
-                continue
-            time.sleep(0.1)
-            if client.scheduler_info().get("workers"):
-                workerless_since = None
-                continue
+    passed in (this module does not import the runner, which imports it). The store's path goes
+    to the workers absolute: a relative one would be relative to each worker's own directory."""
+    store_root = Path(os.path.abspath(store_root))
+    _distributed()  # its loggers exist once it is imported: silenced next
+    with _dask_quiet():
+        client = connect(options)
+        try:
+            return _solve_all(client, store_root, tasks, options, solve_task, record_done)
+        finally:
+            client.close(timeout=5)
+
+
+#: Seconds to wait for a finished task's result; where its worker died since, the task runs again
+#: and the fetch is tried in a later sweep.
+FETCH_TIMEOUT = 2.0
+
+
+def _solve_all(client: distributed.Client, store_root: Path,
+               tasks: list[tuple[list[str], list[tuple[int, int, int]]]], options: ClusterOptions,
+               solve_task: Callable, record_done: Callable) -> dict[str, int]:
+    distributed = _distributed()
+    check_workers(client, store_root / ".staging")
+    run_id = uuid.uuid4().hex[:12]
+    futures = [
+        client.submit(solve_task, str(store_root), game_ids, items, source_digest(), pure=False,
+                      key=f"partgames-{run_id}-{k}-{game_ids[0]}-n{items[0][0]}-s{items[0][1]}")
+        for k, (game_ids, items) in enumerate(tasks)
+    ]
+    by_worker: dict[str, int] = {}
+    pending = futures
+    workerless_since = None
+    gone = "the finished shards are kept: rerun to resume"
+    while pending:
+        if client.status in ("closing", "closed"):
+            raise ClusterError(f"lost the Dask scheduler at {options.address}; {gone}")
+        # Without a worker no result can be fetched (it lived on a worker now gone, and each
+        # fetch would wait out its timeout): wait for workers, up to lost_workers_timeout.
+        if not client.scheduler_info().get("workers"):
             workerless_since = workerless_since or time.monotonic()
             if time.monotonic() - workerless_since > options.lost_workers_timeout:
-                raise ClusterError(
-                    f"no worker left on the cluster at {options.address} for "
-                    f"{options.lost_workers_timeout:.0f} s; the finished shards are kept: rerun "
-                    f"to resume")
-        return by_worker
-    finally:
-        client.close(timeout=5)
+                raise ClusterError(f"no worker left on the cluster at {options.address} for "
+                                   f"{options.lost_workers_timeout:g} s; {gone}")
+            time.sleep(0.1)
+            continue
+        workerless_since = None
+        waiting, progressed = [], False
+        for future in pending:
+            if future.status == "pending" or (waiting and not client.scheduler_info().get("workers")):
+                waiting.append(future)
+                continue
+            try:
+                # A finished task's result lives on its worker: if that worker dies before the
+                # result is fetched, Dask computes the task again (on a worker yet to come), so
+                # the fetch is bounded and the task waits on.
+                worker, results = future.result(timeout=FETCH_TIMEOUT)
+            except TimeoutError:
+                waiting.append(future)
+                continue
+            except distributed.client.FutureCancelledError as exc:
+                if "scheduler-connection-lost" in str(exc) or client.status in ("closing", "closed"):
+                    raise ClusterError(f"lost the Dask scheduler at {options.address}; {gone}") from None
+                raise ClusterError(f"a task was cancelled on the cluster "
+                                   f"({str(exc).splitlines()[0]})") from None
+            except distributed.scheduler.KilledWorker as exc:
+                raise ClusterError(f"the workers running a task died again and again "
+                                   f"({str(exc).splitlines()[0]}); {gone}") from None
+            progressed = True
+            by_worker[worker] = by_worker.get(worker, 0) + 1
+            for result in results:
+                record_done(result)
+        pending = waiting
+        if pending and not progressed:
+            time.sleep(0.1)
+    return by_worker

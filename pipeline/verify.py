@@ -274,7 +274,7 @@ def _stored(con: duckdb.DuckDBPyConnection) -> dict[str, set[int]]:
 
 def selection_store(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the views hold a family run's or a partitions file's records (``jobs.selection``)."""
-    return bool(con.execute("SELECT count(*) FROM jobs WHERE selection IS NOT NULL").fetchone()[0])
+    return bool(con.execute("SELECT count(*) FROM jobs WHERE selection IS NOT NULL").fetchall()[0][0])
 
 
 def _prefix(ns: set[int]) -> int:
@@ -293,7 +293,9 @@ def games_read(con: duckdb.DuckDBPyConnection, st: Statement, games: set[str]) -
     parse."""
     names: set[str] = set()
     for q in filter(None, [st.query, st.printed_query, st.header["domain"], st.header.get("witnesses")]):
-        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [_strip_query(q)]).fetchone()[0])
+        # fetchall, not fetchone: a result left unfinished on the shared connection makes its
+        # next register() fail ("connection has an unfinished result"), e.g. the report's grids
+        tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [_strip_query(q)]).fetchall()[0][0])
         if tree.get("error"):
             return set(games)
         names |= _base_tables(tree)

@@ -183,6 +183,33 @@ def explain(exc: Exception, query: str | None = None) -> str:
     return first
 
 
+def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
+    """The SQL functions of partition keys (docs/records.md, "Shape and keys"), vectorized over
+    Arrow and computed by numba (:mod:`pipeline.games.features`, imported at the first call):
+    ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition (NULL if the list is not
+    one), ``part_keys(lists)`` that of each entry, and ``follower_keys(game, parts)`` the keys of
+    the positions a board game's moves reach from ``parts``, one per move."""
+
+    def part_key(parts: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.features import partition_key_arrow
+        return partition_key_arrow(parts)
+
+    def part_keys(lists: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.features import partition_keys_arrow
+        return partition_keys_arrow(lists)
+
+    def follower_keys(games: pa.ChunkedArray, parts: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.features import follower_keys_arrow
+        return follower_keys_arrow(games, parts)
+
+    con.create_function("part_key", part_key, ["SMALLINT[]"], "BIGINT", type="arrow",
+                        null_handling="special")
+    con.create_function("part_keys", part_keys, ["SMALLINT[][]"], "BIGINT[]", type="arrow",
+                        null_handling="special")
+    con.create_function("follower_keys", follower_keys, ["VARCHAR", "SMALLINT[]"], "BIGINT[]",
+                        type="arrow")
+
+
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
             max_n: int | None = None, settings: dict[str, str] | None = None,
             on_damage: Callable[[str], None] = _warn, whole_only: bool = False,
@@ -221,6 +248,7 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     con.execute(f"SET temp_directory = '{_escape(spill_dir)}'")
     con.execute(f"SET max_temp_directory_size = '{max(spill_bytes, 1 << 20)}B'")
     if macros:
+        register_key_functions(con)
         macro_file = queries_dir() / "macros.sql"
         if macro_file.is_file():
             con.execute(macro_file.read_text())

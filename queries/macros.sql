@@ -512,3 +512,40 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
             'flags': [e_domestic, e_tame, e_pet, e_miserable, e_forced, e_returnable]} AS from_followers
     FROM check_
     WHERE NOT found OR len(wrong) > 0;
+
+-- ---- Shape and keys: integer columns of every record (docs/records.md, "Shape and keys") ----
+
+-- shape_bit(name) = the bit of family name in a record's `shape` column (pipeline/games/features.py
+-- SHAPE_BITS). Each family is exactly the one of its list macro above: row (is_row), column
+-- (is_column), rectangle (is_rectangle), staircase (is_staircase), hook (is_hook), two_row
+-- (num_parts = 2), three_row (num_parts = 3), thick_gamma (is_thick_gamma), gen_staircase
+-- (is_gen_staircase), proper_hook (is_proper_hook), distinct_parts (is_distinct_parts),
+-- gen_staircase_sub (is_gen_staircase_sub), quadrated (is_quadrated). An unknown name is an error.
+-- Example: shape_bit('staircase') = 3.
+CREATE OR REPLACE MACRO shape_bit(name_) AS
+    CASE name_
+        WHEN 'row' THEN 0 WHEN 'column' THEN 1 WHEN 'rectangle' THEN 2 WHEN 'staircase' THEN 3
+        WHEN 'hook' THEN 4 WHEN 'two_row' THEN 5 WHEN 'three_row' THEN 6 WHEN 'thick_gamma' THEN 7
+        WHEN 'gen_staircase' THEN 8 WHEN 'proper_hook' THEN 9 WHEN 'distinct_parts' THEN 10
+        WHEN 'gen_staircase_sub' THEN 11 WHEN 'quadrated' THEN 12
+        ELSE error('shape_bit: no family ' || name_)
+    END::INTEGER;
+
+-- is_shape(shape, name): the record whose `shape` column is shape is in the family name (see
+-- shape_bit). An integer test: a statement filters on it instead of a list macro.
+-- Example: is_shape(shape, 'gen_staircase_sub') on a record = is_gen_staircase_sub(parts, conjugate).
+CREATE OR REPLACE MACRO is_shape(shape_, name_) AS (shape_ >> shape_bit(name_)) & 1 = 1;
+
+-- record_key(n, ordinal) = n << 40 | ordinal, the integer key of a record's partition: what
+-- part_key(parts) and follower_keys(game, parts) return for it (Python functions registered
+-- on every connection, pipeline/query.py). The key of () is 0. NULL past n = 185 (p(n) > 2^40).
+-- Example: record_key(3, 1) = 3298534883329, the key of (2,1), part_key([2,1]).
+CREATE OR REPLACE MACRO record_key(n_, ordinal_) AS
+    CASE WHEN n_ <= 185 THEN (n_::BIGINT << 40) | ordinal_ END;
+
+-- verify_subject(n): the records a follower statement checks in this pass of `partgames
+-- verify`, which sets the variables subject_min_n and subject_max_n per chunk of n (the views
+-- then hold n <= subject_max_n: the followers of a subject lie at smaller n). Ad-hoc SQL sets
+-- neither and sees every record.
+CREATE OR REPLACE MACRO verify_subject(n_) AS
+    n_ BETWEEN coalesce(getvariable('subject_min_n'), 0) AND coalesce(getvariable('subject_max_n'), 32767);

@@ -14,6 +14,7 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from pipeline.games.features import shape_columns
 from pipeline.games.walk import KernelOutput
 from pipeline.memory import pool_array
 from pipeline.schema import BOARD_SCHEMA, PARTITION_COLUMNS
@@ -84,6 +85,15 @@ def flag_arrays(flags: np.ndarray) -> list[pa.Array]:
     return [pa.Array.from_buffers(pa.bool_(), records, [None, pa.py_buffer(row)]) for row in bitmaps]
 
 
+def shape_arrays(n: int, parts: np.ndarray, parts_offsets: np.ndarray) -> dict[str, pa.Array]:
+    """The ``shape`` and ``ordinal`` columns of the partitions of ``n`` whose parts are
+    ``parts`` (values) and ``parts_offsets`` (:func:`pipeline.games.features.shape_columns`)."""
+    shape, ordinal = shape_columns(n, parts, parts_offsets)
+    records = len(parts_offsets) - 1
+    return {"shape": pa.array(shape),
+            "ordinal": pa.array(ordinal) if ordinal is not None else pa.nulls(records, pa.int64())}
+
+
 def common_columns(n: int, out: KernelOutput,
                    partition_columns: dict[str, pa.Array] | None = None) -> list[pa.Array]:
     """The columns of :data:`pipeline.schema.COMMON_FIELDS` from a kernel's outputs (the fields
@@ -111,6 +121,7 @@ def common_columns(n: int, out: KernelOutput,
             "rank": pa.array(rank),
             "distinct_sizes": pa.array(distinct),
             "conjugate": list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
+            **shape_arrays(n, parts, parts_off),
         }
     elif len(partition_columns["n"]) != records:
         raise RuntimeError(f"n={n}: {records} records, but {len(partition_columns['n'])} "
@@ -132,6 +143,8 @@ def common_columns(n: int, out: KernelOutput,
         p["rank"],
         p["distinct_sizes"],
         p["conjugate"],
+        p["shape"],
+        p["ordinal"],
     ]
 
 

@@ -213,7 +213,7 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
             max_n: int | None = None, settings: dict[str, str] | None = None,
             on_damage: Callable[[str], None] = _warn, whole_only: bool = False,
-            ) -> duckdb.DuckDBPyConnection:
+            deep: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views of the store at ``results``, holding the
     records with ``min_n ≤ n ≤ max_n`` (every record by default). ``settings``: DuckDB settings
     by name (``memory_limit``, ``threads``), set before anything is read; a value DuckDB refuses
@@ -257,6 +257,8 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     # those: a damaged (game, n) (a file missing, resized or rewritten since its commit) is left
     # out with a warning, so that no query reads it as data.
     sound, damaged = store.committed()
+    if deep:
+        sound, damaged = _hashed(store, sound, damaged, min_n, max_n)
     for damage in damaged:
         on_damage(f"partgames: warning: {damage.line()}; left out of the views "
                   f"(`partgames run` recomputes it, `partgames check` lists the damage)")
@@ -318,6 +320,31 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
     return con
+
+
+def _hashed(store: Store, sound: list, damaged: list, min_n: int | None, max_n: int | None
+            ) -> tuple[list, list]:
+    """``sound`` with every (game, n) of min_n ≤ n ≤ max_n whose files' SHA-256 differ from their
+    commit record's moved to ``damaged`` (hashed on threads: hashlib releases the GIL)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pipeline.storage import Damage, DamageError, check_job
+
+    def check(item: tuple[str, int, dict]) -> Damage | None:
+        game, n, record = item
+        if not _in_range(n, min_n, max_n):
+            return None
+        try:
+            check_job(store.job_dir(game, n), deep=True, record=record)
+        except DamageError as exc:
+            return Damage(game, n, str(exc))
+        return None
+
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        found = list(pool.map(check, sound))
+    bad = {(d.game, d.n) for d in found if d is not None}
+    return ([s for s in sound if (s[0], s[1]) not in bad],
+            sorted(damaged + [d for d in found if d is not None], key=lambda d: (d.game, d.n)))
 
 
 def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],

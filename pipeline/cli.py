@@ -102,6 +102,9 @@ def _parser() -> argparse.ArgumentParser:
                            "memory stays under it whatever the store's size)")
     v.add_argument("--quiet", action="store_true", help="no progress bars (none when standard "
                                                         "error is not a terminal)")
+    v.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="check on a Dask cluster (tcp://host:8786): each worker reads the store, which "
+                        "must be at the same path on every worker, with its own DuckDB")
     v.add_argument("--format", choices=("text", "json"), default="text")
     v.add_argument("--only", action="append", default=None, metavar="ID",
                    help="statement id or glob (repeatable)")
@@ -345,9 +348,25 @@ def _dispatch(args: argparse.Namespace) -> int:
                 raise UsageError(f"--report {report} is a directory")
             if not report.parent.is_dir():
                 raise UsageError(f"--report {report}: directory {report.parent} does not exist")
-        results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
-                         min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
-                         progress=not args.quiet and sys.stderr.isatty())
+        if args.scheduler:
+            from pipeline.cluster import ClusterOptions
+            from pipeline.cluster import connect as cluster_client
+            from pipeline.storage import Store
+            from pipeline.verify_cluster import verify_on_cluster
+
+            Store.open(args.results, create=False)  # a missing store is one line, before the cluster
+            client = cluster_client(ClusterOptions(args.scheduler))
+            try:
+                results = verify_on_cluster(args.results, client, args.only,
+                                            on_result=show if args.format == "text" else None,
+                                            min_n=args.min_n, max_n=args.max_n,
+                                            settings=_duckdb_settings(args))
+            finally:
+                client.close()
+        else:
+            results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
+                             min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
+                             progress=not args.quiet and sys.stderr.isatty())
         provenance = (kept_lines(args.results, args.min_n, args.max_n)
                       + provenance_lines(args.results, args.min_n, args.max_n))
         if args.format == "json":

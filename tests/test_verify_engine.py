@@ -160,7 +160,8 @@ def test_verify_memory_limit_defaults_to_4gb(small_store: Path, monkeypatch, cap
         return con
 
     monkeypatch.setattr(verify_module, "connect", spy)
-    code, _, _ = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2", "--report", "-")
+    code, _, _ = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
+                     "--report", "-")
     assert code == 0 and seen[0]["memory_limit"] == "4GB" and seen[1][0].startswith("3.7 GiB")
     assert seen[1][1] is False
     code, _, _ = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
@@ -220,3 +221,35 @@ def test_damaged_store_checks_the_rest(small_store: Path, tmp_path: Path, capsys
     code, out, _ = cli(capsys, "verify", "--results", str(store), "--only", "lctr1.lemma2", "--report", "-")
     assert code == 3 and "lctr1.lemma2" in out and " holds " in out
     assert "DAMAGED: 1 (game, n)" in out and "(downright n=12)" in out
+
+
+def test_verify_on_a_cluster_equals_a_local_verify(small_store: Path, tmp_path: Path, capsys) -> None:
+    """A real scheduler and two workers (processes): `verify --scheduler` reports what a local
+    verify reports, statement by statement (the shared scan split into ranges of n, the other
+    statements one task each)."""
+    pytest.importorskip("distributed")
+    from test_cluster import Cluster
+
+    store = small_store
+    only = ["lctr1.*", "chess.table1_*", "chess.thm3_8", "lctr2.theorem19", "lctr2.lemma6"]
+    args = [a for pat in only for a in ("--only", pat)]
+    code, _, _ = cli(capsys, "verify", "--results", str(store), *args, "--format", "json", "--report",
+                     str(tmp_path / "local.md"))
+    local = json.loads((tmp_path / "local.json").read_text())["results"]
+    cluster = Cluster(tmp_path)
+    try:
+        cluster.add_worker()
+        cluster.add_worker()
+        cluster.wait_for_workers(2)
+        code2, _, _ = cli(capsys, "verify", "--results", str(store), *args, "--format", "json",
+                          "--report", str(tmp_path / "cluster.md"), "--scheduler", cluster.address)
+    finally:
+        cluster.stop()
+    remote = json.loads((tmp_path / "cluster.json").read_text())["results"]
+    assert code == code2 == 0
+
+    def key(r: dict) -> dict:
+        return {k: r.get(k) for k in (*KEYS, "id", "kind", "examples", "skipped", "missing_witnesses")}
+
+    assert [key(r) for r in remote] == [key(r) for r in local]
+    assert len(local) > 20

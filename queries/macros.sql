@@ -389,10 +389,13 @@ CREATE OR REPLACE MACRO board_follower_keys(key, parts, conj, ms) AS
     );
 
 -- follower_check(records, edges): the records of the view or CTE named `records` that disagree
--- with their followers' records: the game tree of docs/definitions.md §3-5 unrolled one move. `records` has the
--- columns of a record and key = partition_key(parts), `edges` has one row per move: game, key,
--- sg, sg_misere of the position x moved from and fkey, the key of the position moved to
--- (board_follower_keys, or partition_key of each sn_followers entry). A follower () (fkey 0) has
+-- with their followers' records: the game tree of docs/definitions.md §3-5 unrolled one move.
+-- `records` has the columns of a record and key = record_key(n, ordinal), `edges` has one row
+-- per move: game, key, sg, sg_misere of the position x moved from and fkey, the key of the
+-- position moved to (follower_keys, or part_keys of the sn_followers). The records checked are
+-- those with verify_subject(n) (every record outside `partgames verify`), `edges` holds their
+-- moves and, for returnable's second move, those of the followers of the subjects whose pair is
+-- (0,1) or (1,0) (board_consistency builds both). A follower () (fkey 0) has
 -- no record: it is the terminal position of LCTR and of Slow SetNim (sg 0, sg_misere 1, one node,
 -- one leaf, one state, height 0, every flag true). From the followers y of x (a terminal x has
 -- none):
@@ -475,6 +478,7 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
         FROM query_table(records_) r_
         LEFT JOIN agg_ a_ ON a_.game = r_.game AND a_.key = r_.key
         LEFT JOIN ret_ t_ ON t_.game = r_.game AND t_.key = r_.key
+        WHERE verify_subject(r_.n)
     ),
     check_ AS (
         SELECT *,
@@ -512,6 +516,30 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
             'flags': [e_domestic, e_tame, e_pet, e_miserable, e_forced, e_returnable]} AS from_followers
     FROM check_
     WHERE NOT found OR len(wrong) > 0;
+
+-- board_consistency(view): follower_check over a board game's view (or a CTE of several games'
+-- records with their `game` column, as `records` filtered to the user movesets): keys from
+-- record_key, moves from follower_keys(game, parts), for the subjects (verify_subject) and the
+-- followers of their swap positions.
+CREATE OR REPLACE MACRO board_consistency(view_) AS TABLE
+    WITH recs_ AS (
+        SELECT game, n, parts, record_key(n, ordinal) AS key, sg, sg_misere, nodes, leaves, states,
+               height, domestic, tame, pet, miserable, forced, returnable
+        FROM query_table(view_)
+    ),
+    subj_ AS MATERIALIZED (
+        SELECT game, key, sg, sg_misere, unnest(follower_keys(game, parts)) AS fkey
+        FROM recs_ WHERE verify_subject(n)
+    ),
+    edges_ AS MATERIALIZED (
+        SELECT * FROM subj_
+        UNION ALL
+        SELECT game, key, sg, sg_misere, unnest(follower_keys(game, parts)) AS fkey
+        FROM recs_
+        WHERE NOT verify_subject(n) AND (game, key) IN (
+            SELECT (game, fkey) FROM subj_ WHERE (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0))
+    )
+    SELECT * FROM follower_check('recs_', 'edges_');
 
 -- ---- Shape and keys: integer columns of every record (docs/records.md, "Shape and keys") ----
 

@@ -244,7 +244,8 @@ def _partition_keys(values, offsets, valid, table, max_n, out, out_valid):  # pr
         out[i] = (np.int64(total) << 40) | _rank(values, a, b, 0, total, table)
 
 
-def partition_keys(values: np.ndarray, offsets: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def partition_keys(values: np.ndarray, offsets: np.ndarray,
+                   valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Keys of lists of parts (values, offsets; ``valid`` False for a NULL list): (keys,
     validity), NULL for a list that is not a partition of n <= :data:`KEY_MAX_N`."""
     records = offsets.shape[0] - 1
@@ -274,7 +275,8 @@ def _sub_key(values, a, b, i, j, table, max_n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _board_follower_keys(values, offsets, steps, rays, exits, table, max_n, out_offsets, out):  # pragma: no cover
+def _board_follower_keys(values, offsets, steps, rays, exits, table, max_n, out_offsets,
+                         out):  # pragma: no cover
     """The keys of the followers of each partition, one per move in the order of the macro
     ``board_followers`` (steps, then each ray's multiples); with ``out`` of length 0, only
     count them into ``out_offsets``. A follower beyond max_n gets key -1."""

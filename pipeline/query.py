@@ -161,6 +161,12 @@ def interrupted(exc: BaseException) -> bool:
 _QUOTED_IDS = re.compile(r'(?<!["\w])((?:sn\d+_[\d-]+)|(?:moves(?:_\d+\.\d+\+?)+))(?!["\w.+-])')
 
 
+#: What to do about records without the columns ``shape`` and ``ordinal`` (queries/macros.sql's
+#: old_store_message says the same when some files of a store have them and others not).
+OLD_STORE_HINT = ("records without the shape and ordinal columns (a store written by an older "
+                  "partgames): recompute them with `partgames run --force` (same --games and --max-n)")
+
+
 def explain(exc: Exception, query: str | None = None) -> str:
     """The first line of a DuckDB error, and what to do about it: a query that outgrew the
     spill limit, a game id left unquoted in ``query``, a file that cannot be decoded.
@@ -178,6 +184,8 @@ def explain(exc: Exception, query: str | None = None) -> str:
         unquoted = _QUOTED_IDS.findall(query)
         if unquoted:
             first += f' (quote game ids in SQL: "{unquoted[0]}")'
+    elif re.search(r'column "(shape|ordinal)" not found', text):
+        first += f" ({OLD_STORE_HINT})"
     elif "parquet" in text.lower() or "decompress" in text.lower():
         first += " (a damaged file? `partgames check --deep` names it, `partgames run --repair` redoes it)"
     return first

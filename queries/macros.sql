@@ -543,6 +543,13 @@ CREATE OR REPLACE MACRO board_consistency(view_) AS TABLE
 
 -- ---- Shape and keys: integer columns of every record (docs/records.md, "Shape and keys") ----
 
+-- old_store_message() = the error of a macro that reads the shape or ordinal column of a record
+-- written before those columns existed (the views read such a file with the columns NULL, which
+-- a record of the current partgames never has: shape is NOT NULL, ordinal NULL only past n = 405).
+CREATE OR REPLACE MACRO old_store_message() AS
+    'partgames: records without the shape and ordinal columns (a store written by an older partgames): '
+    || 'recompute them with `partgames run --force` (same --games and --max-n)';
+
 -- shape_bit(name) = the bit of family name in a record's `shape` column (pipeline/games/features.py
 -- SHAPE_BITS). Each family is exactly the one of its list macro above: row (is_row), column
 -- (is_column), rectangle (is_rectangle), staircase (is_staircase), hook (is_hook), two_row
@@ -562,14 +569,16 @@ CREATE OR REPLACE MACRO shape_bit(name_) AS
 -- is_shape(shape, name): the record whose `shape` column is shape is in the family name (see
 -- shape_bit). An integer test: a statement filters on it instead of a list macro.
 -- Example: is_shape(shape, 'gen_staircase_sub') on a record = is_gen_staircase_sub(parts, conjugate).
-CREATE OR REPLACE MACRO is_shape(shape_, name_) AS (shape_ >> shape_bit(name_)) & 1 = 1;
+CREATE OR REPLACE MACRO is_shape(shape_, name_) AS
+    CASE WHEN shape_ IS NULL THEN error(old_store_message()) ELSE (shape_ >> shape_bit(name_)) & 1 = 1 END;
 
 -- record_key(n, ordinal) = n << 40 | ordinal, the integer key of a record's partition: what
 -- part_key(parts) and follower_keys(game, parts) return for it (Python functions registered
 -- on every connection, pipeline/query.py). The key of () is 0. NULL past n = 185 (p(n) > 2^40).
 -- Example: record_key(3, 1) = 3298534883329, the key of (2,1), part_key([2,1]).
 CREATE OR REPLACE MACRO record_key(n_, ordinal_) AS
-    CASE WHEN n_ <= 185 THEN (n_::BIGINT << 40) | ordinal_ END;
+    CASE WHEN ordinal_ IS NULL AND n_ <= 405 THEN error(old_store_message())
+         WHEN n_ <= 185 THEN (n_::BIGINT << 40) | ordinal_ END;
 
 -- verify_subject(n): the records a follower statement checks in this pass of `partgames
 -- verify`, which sets the variables subject_min_n and subject_max_n per chunk of n (the views

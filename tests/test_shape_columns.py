@@ -216,3 +216,40 @@ def test_unknown_family_name_is_an_error(name: str) -> None:
     con.execute(MACROS.read_text())
     with pytest.raises(duckdb.Error, match="no family"):
         con.execute(f"SELECT is_shape(8, '{name}')").fetchall()
+
+
+def _strip_new_columns(store: Path, game: str, n: int) -> None:
+    """Rewrite (game, n)'s files as an older partgames wrote them: without shape and ordinal."""
+    import pyarrow.parquet as pq
+
+    from conftest import recommit
+
+    job = store / f"game={game}" / f"n={n}"
+    for f in job.glob("*.parquet"):
+        t = pq.read_table(f)
+        pq.write_table(t.drop_columns(["shape", "ordinal"]), f)
+    recommit(job)
+
+
+def test_a_store_without_the_columns_names_the_command(small_store: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from pipeline.query import explain
+
+    old = tmp_path / "old" / "results"
+    shutil.copytree(small_store, old)
+    # some (game, n) without the columns: the views read them as NULL, the macros stop
+    _strip_new_columns(old, "king", 5)
+    con = connect(old, on_damage=lambda line: None)
+    for query in ("SELECT count(*) FROM king WHERE is_shape(shape, 'hook')",
+                  "SELECT count(*) FROM king WHERE record_key(n, ordinal) > 0"):
+        with pytest.raises(duckdb.Error, match=r"without the shape and ordinal columns.*partgames run --force"):
+            con.execute(query).fetchall()
+    assert con.execute("SELECT count(*) FROM king WHERE n <> 5 AND is_shape(shape, 'hook')").fetchone()[0] > 0
+    # every file of a game without them: the column is unknown, and the error says why
+    for f in (old / "game=queen").iterdir():
+        _strip_new_columns(old, "queen", int(f.name[2:]))
+    con = connect(old, on_damage=lambda line: None)
+    with pytest.raises(duckdb.Error) as err:
+        con.execute("SELECT count(*) FROM queen WHERE is_shape(shape, 'hook')").fetchall()
+    assert "partgames run --force" in explain(err.value)

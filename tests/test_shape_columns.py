@@ -221,7 +221,6 @@ def test_unknown_family_name_is_an_error(name: str) -> None:
 def _strip_new_columns(store: Path, game: str, n: int) -> None:
     """Rewrite (game, n)'s files as an older partgames wrote them: without shape and ordinal."""
     import pyarrow.parquet as pq
-
     from conftest import recommit
 
     job = store / f"game={game}" / f"n={n}"
@@ -243,7 +242,8 @@ def test_a_store_without_the_columns_names_the_command(small_store: Path, tmp_pa
     con = connect(old, on_damage=lambda line: None)
     for query in ("SELECT count(*) FROM king WHERE is_shape(shape, 'hook')",
                   "SELECT count(*) FROM king WHERE record_key(n, ordinal) > 0"):
-        with pytest.raises(duckdb.Error, match=r"without the shape and ordinal columns.*partgames run --force"):
+        with pytest.raises(duckdb.Error,
+                           match=r"without the shape and ordinal columns.*partgames run --force"):
             con.execute(query).fetchall()
     assert con.execute("SELECT count(*) FROM king WHERE n <> 5 AND is_shape(shape, 'hook')").fetchone()[0] > 0
     # every file of a game without them: the column is unknown, and the error says why

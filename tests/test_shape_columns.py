@@ -253,3 +253,30 @@ def test_a_store_without_the_columns_names_the_command(small_store: Path, tmp_pa
     with pytest.raises(duckdb.Error) as err:
         con.execute("SELECT count(*) FROM queen WHERE is_shape(shape, 'hook')").fetchall()
     assert "partgames run --force" in explain(err.value)
+
+
+@pytest.mark.parametrize("count", [2, 33, 128, 129, 1000, 5001])
+def test_ascending_columns_are_delta_encoded_and_read_back(tmp_path: Path, count: int) -> None:
+    import pyarrow.parquet as pq
+
+    from pipeline.parquet import write_table
+
+    rng = np.random.default_rng(count)
+    columns = {
+        "ordinal": np.arange(10**9, 10**9 + count, dtype=np.int64),  # what a shard holds
+        "gaps": np.cumsum(rng.integers(0, 1 << 40, count)).astype(np.int64) - (1 << 62),
+        "small": np.cumsum(rng.integers(0, 3, count)).astype(np.int32) * 1000,
+    }
+    columns["gaps"][0] = -(1 << 63)  # deltas up to 2**63 + 2**40 - 1: 64 bits wide
+    table = pa.table(columns, schema=pa.schema([pa.field("ordinal", pa.int64(), nullable=True),
+                                                pa.field("gaps", pa.int64(), nullable=False),
+                                                pa.field("small", pa.int32(), nullable=False)]))
+    path = tmp_path / "t.parquet"
+    write_table(table, path)
+    meta = pq.read_metadata(path).row_group(0)
+    assert "DELTA_BINARY_PACKED" in meta.column(0).encodings
+    assert pq.read_table(path).equals(table)
+    back = duckdb.execute(f"SELECT list(ordinal), list(gaps), list(small) FROM '{path}'").fetchone()
+    assert list(back) == [c.tolist() for c in columns.values()]
+    if count >= 1000:  # up by one: next to nothing
+        assert meta.column(0).total_compressed_size < 120

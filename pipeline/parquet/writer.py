@@ -104,13 +104,7 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> Col
     else:
         low = high = None
     span = high - low + 1 if low is not None else 0  # Python ints: no overflow at the extremes
-    if not nulls and 0 < span <= min(RANGE_DICTIONARY_SPAN, 2 * len(values) + 64):
-        # The dictionary is low..high and an index is value - low: no lookup per value.
-        bit_width = max(1, (span - 1).bit_length())
-        _dictionary_page(chunk, np.arange(low, high + 1))
-        out = pool_array(5 + 4 + rle_capacity(len(values), bit_width), np.uint8)
-        size = range_page(values, low, bit_width, nullable, out)
-    elif not nulls and span > 0 and is_ascending(values):
+    if not nulls and span > 1 and is_ascending(values):
         # A column that never decreases (``ordinal``: up by one within a shard) as its deltas:
         # a dictionary of its distinct values and their indices would take about 3 bytes a value.
         chunk.encodings = [RLE, DELTA_BINARY_PACKED]
@@ -119,6 +113,12 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> Col
         chunk.page(DATA_PAGE, out[:size], len(array), DELTA_BINARY_PACKED)
         chunk.stats = statistics(ptype, low, high, nulls)
         return chunk
+    if not nulls and 0 < span <= min(RANGE_DICTIONARY_SPAN, 2 * len(values) + 64):
+        # The dictionary is low..high and an index is value - low: no lookup per value.
+        bit_width = max(1, (span - 1).bit_length())
+        _dictionary_page(chunk, np.arange(low, high + 1))
+        out = pool_array(5 + 4 + rle_capacity(len(values), bit_width), np.uint8)
+        size = range_page(values, low, bit_width, nullable, out)
     else:
         span = span if span < 1 << 62 else 0
         indices, distinct, keys, slots = dictionary_scratch(len(values), span)

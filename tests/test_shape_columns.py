@@ -280,3 +280,18 @@ def test_ascending_columns_are_delta_encoded_and_read_back(tmp_path: Path, count
     assert list(back) == [c.tolist() for c in columns.values()]
     if count >= 1000:  # up by one: next to nothing
         assert meta.column(0).total_compressed_size < 120
+
+
+def test_ordinals_of_a_run_in_many_shards(tmp_path: Path, compiled_kernels: None) -> None:
+    """A walk kernel's shard takes its ordinals as the first record's plus 0, 1, …: checked
+    against each record's own (part_key) over shards of 37 records, LCTR and Downright in one
+    walk and the king alone."""
+    from pipeline.runner import run
+
+    out = tmp_path / "results"
+    run(["lctr", "downright", "king"], max_n=16, out=str(out), jobs=1, progress=False, max_records=37)
+    con = connect(out, on_damage=lambda line: None)
+    assert con.execute("SELECT max(shards) FROM jobs").fetchone()[0] >= 8
+    row = con.execute("""SELECT count(*), count(*) FILTER (record_key(n, ordinal) <> part_key(parts))
+                         FROM records""").fetchone()
+    assert row[0] == 3 * sum(partition_numbers(16)[1:]) and row[1] == 0

@@ -210,9 +210,10 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
         from pipeline.games.features import follower_keys_arrow
         return follower_keys_arrow(games, parts)
 
-    con.create_function("part_key", part_key, ["SMALLINT[]"], "BIGINT", type="arrow",
+    # queries/macros.sql's part_key and part_keys cast any integer list to these and call them
+    con.create_function("part_key_smallint", part_key, ["SMALLINT[]"], "BIGINT", type="arrow",
                         null_handling="special")
-    con.create_function("part_keys", part_keys, ["SMALLINT[][]"], "BIGINT[]", type="arrow",
+    con.create_function("part_keys_smallint", part_keys, ["SMALLINT[][]"], "BIGINT[]", type="arrow",
                         null_handling="special")
     con.create_function("follower_keys", follower_keys, ["VARCHAR", "SMALLINT[]"], "BIGINT[]",
                         type="arrow")

@@ -580,6 +580,14 @@ CREATE OR REPLACE MACRO record_key(n_, ordinal_) AS
     CASE WHEN ordinal_ IS NULL AND n_ <= 405 THEN error(old_store_message())
          WHEN n_ <= 185 THEN (n_::BIGINT << 40) | ordinal_ END;
 
+-- part_key(parts) = record_key of the partition parts (any integer list: NULL unless its entries
+-- are positive and non-increasing), part_keys(lists) = part_key of each entry: Python functions
+-- over SMALLINT lists (part_key_smallint, part_keys_smallint, pipeline/query.py), which these
+-- casts let any integer list reach.
+-- Example: part_key([2, 1]) = record_key(3, 1), part_keys([[1], []]) = [1099511627776, 0].
+CREATE OR REPLACE MACRO part_key(parts_) AS part_key_smallint(parts_::SMALLINT[]);
+CREATE OR REPLACE MACRO part_keys(lists_) AS part_keys_smallint(lists_::SMALLINT[][]);
+
 -- verify_subject(n): the records a follower statement checks in this pass of `partgames
 -- verify`, which sets the variables subject_min_n and subject_max_n per chunk of n (the views
 -- then hold n <= subject_max_n: the followers of a subject lie at smaller n). Ad-hoc SQL sets

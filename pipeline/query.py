@@ -194,8 +194,8 @@ def explain(exc: Exception, query: str | None = None) -> str:
 def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
     """The SQL functions of partition keys (docs/records.md, "Shape and keys"), vectorized over
     Arrow and computed by numba (:mod:`pipeline.games.features`, imported at the first call):
-    ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition (NULL if the list is not
-    one), ``part_keys(lists)`` that of each entry, and ``follower_keys(game, parts)`` the keys of
+    ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition, any integer list (NULL if
+    it is not one), ``part_keys(lists)`` that of each entry, and ``follower_keys(game, parts)`` the keys of
     the positions a board game's moves reach from ``parts``, one per move."""
 
     def part_key(parts: pa.ChunkedArray) -> pa.Array:
@@ -210,10 +210,10 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
         from pipeline.games.features import follower_keys_arrow
         return follower_keys_arrow(games, parts)
 
-    # queries/macros.sql's part_key and part_keys cast any integer list to these and call them
-    con.create_function("part_key_smallint", part_key, ["SMALLINT[]"], "BIGINT", type="arrow",
+    # BIGINT lists: DuckDB casts any integer list to them (a SMALLINT[] parameter took no INTEGER[])
+    con.create_function("part_key", part_key, ["BIGINT[]"], "BIGINT", type="arrow",
                         null_handling="special")
-    con.create_function("part_keys_smallint", part_keys, ["SMALLINT[][]"], "BIGINT[]", type="arrow",
+    con.create_function("part_keys", part_keys, ["BIGINT[][]"], "BIGINT[]", type="arrow",
                         null_handling="special")
     con.create_function("follower_keys", follower_keys, ["VARCHAR", "SMALLINT[]"], "BIGINT[]",
                         type="arrow")

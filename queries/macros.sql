@@ -574,19 +574,13 @@ CREATE OR REPLACE MACRO is_shape(shape_, name_) AS
 
 -- record_key(n, ordinal) = n << 40 | ordinal, the integer key of a record's partition: what
 -- part_key(parts) and follower_keys(game, parts) return for it (Python functions registered
--- on every connection, pipeline/query.py). The key of () is 0. NULL past n = 185 (p(n) > 2^40).
+-- on every connection, pipeline/query.py: part_key takes any integer list, NULL unless its
+-- entries are positive and non-increasing, part_keys(lists) the key of each entry). The key of
+-- () is 0. NULL past n = 185 (p(n) > 2^40).
 -- Example: record_key(3, 1) = 3298534883329, the key of (2,1), part_key([2,1]).
 CREATE OR REPLACE MACRO record_key(n_, ordinal_) AS
     CASE WHEN ordinal_ IS NULL AND n_ <= 405 THEN error(old_store_message())
          WHEN n_ <= 185 THEN (n_::BIGINT << 40) | ordinal_ END;
-
--- part_key(parts) = record_key of the partition parts (any integer list: NULL unless its entries
--- are positive and non-increasing), part_keys(lists) = part_key of each entry: Python functions
--- over SMALLINT lists (part_key_smallint, part_keys_smallint, pipeline/query.py), which these
--- casts let any integer list reach.
--- Example: part_key([2, 1]) = record_key(3, 1), part_keys([[1], []]) = [1099511627776, 0].
-CREATE OR REPLACE MACRO part_key(parts_) AS part_key_smallint(parts_::SMALLINT[]);
-CREATE OR REPLACE MACRO part_keys(lists_) AS part_keys_smallint(lists_::SMALLINT[][]);
 
 -- verify_subject(n): the records a follower statement checks in this pass of `partgames
 -- verify`, which sets the variables subject_min_n and subject_max_n per chunk of n (the views

@@ -20,7 +20,7 @@ follower statements join integers instead of lists.
 >>> ordinal.tolist()                           # (1,1,1), (2,1), (3): the walk's order
 [0, 1, 2]
 >>> [shape_names(int(s)) for s in shape][2]
-['row', 'rectangle', 'staircase', 'hook', 'gen_staircase', 'distinct_parts', 'gen_staircase_sub']
+['row', 'rectangle', 'hook', 'gen_staircase', 'distinct_parts', 'gen_staircase_sub']
 """
 
 from __future__ import annotations

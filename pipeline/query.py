@@ -161,6 +161,12 @@ def interrupted(exc: BaseException) -> bool:
 _QUOTED_IDS = re.compile(r'(?<!["\w])((?:sn\d+_[\d-]+)|(?:moves(?:_\d+\.\d+\+?)+))(?!["\w.+-])')
 
 
+#: What to do about records without the columns ``shape`` and ``ordinal`` (queries/macros.sql's
+#: old_store_message says the same when some files of a store have them and others not).
+OLD_STORE_HINT = ("records without the shape and ordinal columns (a store written by an older "
+                  "partgames): recompute them with `partgames run --force` (same --games and --max-n)")
+
+
 def explain(exc: Exception, query: str | None = None) -> str:
     """The first line of a DuckDB error, and what to do about it: a query that outgrew the
     spill limit, a game id left unquoted in ``query``, a file that cannot be decoded.
@@ -178,6 +184,8 @@ def explain(exc: Exception, query: str | None = None) -> str:
         unquoted = _QUOTED_IDS.findall(query)
         if unquoted:
             first += f' (quote game ids in SQL: "{unquoted[0]}")'
+    elif re.search(r'column "(shape|ordinal)" not found', text):
+        first += f" ({OLD_STORE_HINT})"
     elif "parquet" in text.lower() or "decompress" in text.lower():
         first += " (a damaged file? `partgames check --deep` names it, `partgames run --repair` redoes it)"
     return first
@@ -186,8 +194,8 @@ def explain(exc: Exception, query: str | None = None) -> str:
 def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
     """The SQL functions of partition keys (docs/records.md, "Shape and keys"), vectorized over
     Arrow and computed by numba (:mod:`pipeline.games.features`, imported at the first call):
-    ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition (NULL if the list is not
-    one), ``part_keys(lists)`` that of each entry, and ``follower_keys(game, parts)`` the keys of
+    ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition, any integer list (NULL if
+    it is not one), ``part_keys(lists)`` that of each entry, and ``follower_keys(game, parts)`` the keys of
     the positions a board game's moves reach from ``parts``, one per move."""
 
     def part_key(parts: pa.ChunkedArray) -> pa.Array:
@@ -202,9 +210,10 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
         from pipeline.games.features import follower_keys_arrow
         return follower_keys_arrow(games, parts)
 
-    con.create_function("part_key", part_key, ["SMALLINT[]"], "BIGINT", type="arrow",
+    # BIGINT lists: DuckDB casts any integer list to them (a SMALLINT[] parameter took no INTEGER[])
+    con.create_function("part_key", part_key, ["BIGINT[]"], "BIGINT", type="arrow",
                         null_handling="special")
-    con.create_function("part_keys", part_keys, ["SMALLINT[][]"], "BIGINT[]", type="arrow",
+    con.create_function("part_keys", part_keys, ["BIGINT[][]"], "BIGINT[]", type="arrow",
                         null_handling="special")
     con.create_function("follower_keys", follower_keys, ["VARCHAR", "SMALLINT[]"], "BIGINT[]",
                         type="arrow")

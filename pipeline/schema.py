@@ -64,8 +64,9 @@ SLOWNIM_FIELDS: list[pa.Field] = [
 PARTITION_COLUMNS = ("n", "parts", "num_parts", "largest", "durfee", "rank", "distinct_sizes",
                      "conjugate", "shape", "ordinal")
 
-#: The columns added to the record contract after its first stores (docs/records.md): a store
-#: whose files lack them is read with them computed (``partgames check --adopt`` writes them).
+#: The columns added to the record contract after its first stores (docs/records.md): a query
+#: that reads them from a file without them stops with a line that names ``partgames run
+#: --force`` (pipeline.query.OLD_STORE_HINT, queries/macros.sql old_store_message).
 ADDED_COLUMNS = ("shape", "ordinal")
 
 BOARD_SCHEMA = pa.schema(COMMON_FIELDS)

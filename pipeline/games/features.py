@@ -20,7 +20,7 @@ follower statements join integers instead of lists.
 >>> ordinal.tolist()                           # (1,1,1), (2,1), (3): the walk's order
 [0, 1, 2]
 >>> [shape_names(int(s)) for s in shape][2]
-['row', 'rectangle', 'staircase', 'hook', 'gen_staircase', 'distinct_parts', 'gen_staircase_sub']
+['row', 'rectangle', 'hook', 'gen_staircase', 'distinct_parts', 'gen_staircase_sub']
 """
 
 from __future__ import annotations
@@ -78,14 +78,14 @@ _TABLE: list[np.ndarray] = []
 
 
 def completion_counts(n: int) -> np.ndarray:
-    """``C[m, t]`` = the number of partitions of m whose parts are all >= t, for m <= n <=
-    :data:`ORDINAL_MAX_N` and 1 <= t <= n + 1 (``C[0, t]`` = 1: the empty completion)."""
+    """``D[m, t]`` = Σ C[m − u, u] over 1 <= u < t, where ``C[m, u]`` is the number of partitions
+    of m whose parts are all >= u (``C[0, u]`` = 1, ``C[m, u]`` = 0 for m < 0): the partitions of m
+    whose smallest part is below t. For m <= n <= :data:`ORDINAL_MAX_N` and 1 <= t <= n + 1."""
     if n > ORDINAL_MAX_N:
         raise ValueError(f"n = {n} beyond the ordinals (n <= {ORDINAL_MAX_N})")
     if _TABLE and _TABLE[0].shape[0] > n:
         return _TABLE[0]
-    size = max(n, 128)
-    size = min(size, ORDINAL_MAX_N)
+    size = min(max(n, 128), ORDINAL_MAX_N)
     c = [[0] * (size + 2) for _ in range(size + 1)]
     for t in range(size + 1, 0, -1):
         c[0][t] = 1
@@ -94,9 +94,11 @@ def completion_counts(n: int) -> np.ndarray:
             c[m][t] = (c[m][t + 1] if t + 1 <= size + 1 else 0) + (c[m - t][t] if m >= t else 0)
     table = np.zeros((size + 1, size + 2), np.int64)
     for m in range(size + 1):
+        running = 0
         for t in range(1, size + 2):
-            # Entries of m <= size within 2**63 - 1: p(m) bounds them.
-            table[m, t] = c[m][t]
+            table[m, t] = running  # at most p(m) <= 2**63 - 1
+            if m - t >= 0:
+                running += c[m - t][t]
     _TABLE[:] = [table]
     return table
 
@@ -105,9 +107,10 @@ def completion_counts(n: int) -> np.ndarray:
 def _rank(values, a, b, shift, total, table):  # pragma: no cover - compiled
     """Ordinal among the partitions of ``total`` of the partition whose parts are
     ``values[a:b] - shift`` (the positive ones; non-increasing): the number of partitions of
-    ``total`` whose ascending parts come lexicographically first. For each part, bottom first,
-    the partitions that agree below it and have a smaller part t there (t >= the part below)
-    number C[rest - t, t]."""
+    ``total`` whose ascending parts come lexicographically first. For each part x, bottom first,
+    the partitions that agree below it and have a smaller part t there (prev <= t < x, prev the
+    part below) number C[rest - t, t]; ``table`` holds their running sums over t
+    (:func:`completion_counts`), so a part costs two loads."""
     rank = np.int64(0)
     prev = 1
     rest = total
@@ -115,47 +118,51 @@ def _rank(values, a, b, shift, total, table):  # pragma: no cover - compiled
         x = values[k] - shift
         if x <= 0:
             continue
-        for t in range(prev, x):
-            if rest - t >= 0:
-                rank += table[rest - t, t]
+        rank += table[rest, x] - table[rest, prev]
         rest -= x
         prev = x
     return rank
 
 
 @numba.njit(cache=True, nogil=True)
-def _shape_columns(n, values, offsets, table, with_ordinal, out_shape, out_ordinal):  # pragma: no cover
+def _shape_columns(n, values, offsets, table, ordinals, out_shape, out_ordinal):  # pragma: no cover
+    """``ordinals``: 0 none, 1 each record's, 2 the first record's and then one more each (the
+    records are consecutive partitions of n in the walk's order)."""
+    base = np.int64(0)
+    if ordinals == 2 and offsets.shape[0] > 1:
+        base = _rank(values, offsets[0], offsets[1], 0, n, table)
     for rec in range(offsets.shape[0] - 1):
         a, b = offsets[rec], offsets[rec + 1]
         r = b - a
-        out_ordinal[rec] = _rank(values, a, b, 0, n, table) if with_ordinal else 0
+        if ordinals == 1:
+            out_ordinal[rec] = _rank(values, a, b, 0, n, table)
+        elif ordinals == 2:
+            out_ordinal[rec] = base + rec
         if r == 0:  # () is no record; it is a partition with distinct parts
             out_shape[rec] = 1 << 10
             continue
         top = np.int64(values[a])
         last = np.int64(values[b - 1])
-        distinct = 1
-        strict = True
-        stair = top == r
-        quadrated = True
-        m1 = 1  # multiplicity of the largest part (the conjugate's last entry)
-        run = 1
+        # One pass without data-dependent branches: the distinct sizes, whether the parts are
+        # r, r − 1, …, 1 (staircase), and quadrated (every part even, every multiplicity even:
+        # the parts pair up as (λ1 = λ2), (λ3 = λ4), …, with r even).
+        distinct = np.int64(1)
+        stair_bad = np.int64(top != r)
+        quad_bad = (top & 1) | (r & 1)
         for k in range(a + 1, b):
-            x = values[k]
-            if x == values[k - 1]:
-                strict = False
-                run += 1
-                if distinct == 1:
-                    m1 += 1
-            else:
-                distinct += 1
-                if values[k - 1] % 2 != 0 or run % 2 != 0:
-                    quadrated = False
-                run = 1
-            if x != r - (k - a):
-                stair = False
-        if last % 2 != 0 or run % 2 != 0:
-            quadrated = False
+            x = np.int64(values[k])
+            y = np.int64(values[k - 1])
+            i = k - a
+            differ = np.int64(x != y)
+            distinct += differ
+            stair_bad |= np.int64(x != r - i)
+            quad_bad |= (x & 1) | ((i & 1) & differ)
+        strict = distinct == r
+        stair = stair_bad == 0
+        quadrated = quad_bad == 0
+        m1 = 1  # multiplicity of the largest part (the conjugate's last entry)
+        while m1 < r and values[a + m1] == top:
+            m1 += 1
         second = np.int64(values[a + 1]) if r >= 2 else np.int64(1)
         s = 0
         if r == 1:
@@ -210,17 +217,20 @@ def _shape_columns(n, values, offsets, table, with_ordinal, out_shape, out_ordin
         out_shape[rec] = s
 
 
-def shape_columns(n: int, values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+def shape_columns(n: int, values: np.ndarray, offsets: np.ndarray,
+                  consecutive: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """The ``shape`` and ``ordinal`` of the partitions of ``n`` given as parts ``values``
     (non-increasing within a record) and ``offsets``; ``ordinal`` None beyond
-    :data:`ORDINAL_MAX_N`."""
+    :data:`ORDINAL_MAX_N`. ``consecutive``: the records are consecutive partitions of n in the
+    walk's order (a walk kernel's shard), so their ordinals are the first one's plus 0, 1, 2, …
+    (ranking each record took about half of this function's time at n = 60)."""
     records = offsets.shape[0] - 1
     out_shape = np.zeros(records, np.int32)
     out_ordinal = np.zeros(records, np.int64)
     with_ordinal = n <= ORDINAL_MAX_N
     table = completion_counts(n) if with_ordinal else np.zeros((1, 2), np.int64)
-    _shape_columns(n, values, offsets.astype(np.int64, copy=False), table, with_ordinal,
-                   out_shape, out_ordinal)
+    _shape_columns(n, values, offsets.astype(np.int64, copy=False), table,
+                   (2 if consecutive else 1) if with_ordinal else 0, out_shape, out_ordinal)
     return out_shape, (out_ordinal if with_ordinal else None)
 
 
@@ -244,7 +254,8 @@ def _partition_keys(values, offsets, valid, table, max_n, out, out_valid):  # pr
         out[i] = (np.int64(total) << 40) | _rank(values, a, b, 0, total, table)
 
 
-def partition_keys(values: np.ndarray, offsets: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def partition_keys(values: np.ndarray, offsets: np.ndarray,
+                   valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Keys of lists of parts (values, offsets; ``valid`` False for a NULL list): (keys,
     validity), NULL for a list that is not a partition of n <= :data:`KEY_MAX_N`."""
     records = offsets.shape[0] - 1
@@ -274,7 +285,8 @@ def _sub_key(values, a, b, i, j, table, max_n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _board_follower_keys(values, offsets, steps, rays, exits, table, max_n, out_offsets, out):  # pragma: no cover
+def _board_follower_keys(values, offsets, steps, rays, exits, table, max_n, out_offsets,
+                         out):  # pragma: no cover
     """The keys of the followers of each partition, one per move in the order of the macro
     ``board_followers`` (steps, then each ray's multiples); with ``out`` of length 0, only
     count them into ``out_offsets``. A follower beyond max_n gets key -1."""

@@ -163,9 +163,24 @@ def _parser() -> argparse.ArgumentParser:
     _n_range(s)
     s.add_argument("--format", choices=("table", "csv", "json"), default="table")
 
-    v = sub.add_parser("verify", help="check the statement catalogue in queries/ on the records")
+    v = sub.add_parser(
+        "verify", help="check the statement catalogue in queries/ on the records",
+        description="Check the statement catalogue in queries/ on the records. Memory: DuckDB's "
+                    "memory limit is 4GB unless --memory-limit says otherwise (joins spill to a "
+                    "directory beside the store). Exit status: 0 every statement that must hold "
+                    "holds, 1 one fails (or errs), 3 the store has damaged (game, n), left out "
+                    "(the rest is checked; `partgames check` names them).")
     v.add_argument("--results", default="results", help="results directory (default results/)")
     _n_range(v)
+    for action in v._actions:  # verify's own default (pipeline.verify.DEFAULT_MEMORY_LIMIT)
+        if action.dest == "memory_limit":
+            action.help = ("DuckDB's memory limit, e.g. 8GB or 40%% (default 4GB: verify's peak "
+                           "memory stays under it whatever the store's size)")
+    v.add_argument("--quiet", action="store_true", help="no progress bars (none when standard "
+                                                        "error is not a terminal)")
+    v.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="check on a Dask cluster (tcp://host:8786): each worker reads the store, which "
+                        "must be at the same path on every worker, with its own DuckDB")
     v.add_argument("--format", choices=("text", "json"), default="text")
     v.add_argument("--only", action="append", default=None, metavar="ID",
                    help="statement id or glob (repeatable)")
@@ -432,19 +447,38 @@ def _dispatch(args: argparse.Namespace) -> int:
                 raise UsageError(f"--report {report}: directory {report.parent} does not exist")
             if not _writable(report):
                 raise UsageError(f"--report {report}: not writable by this user")
-        results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
-                         min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+        if args.scheduler:
+            from pipeline.cluster import ClusterOptions
+            from pipeline.cluster import connect as cluster_client
+            from pipeline.storage import Store
+            from pipeline.verify_cluster import verify_on_cluster
+
+            Store.open(args.results, create=False)  # a missing store is one line, before the cluster
+            client = cluster_client(ClusterOptions(args.scheduler))
+            try:
+                results = verify_on_cluster(args.results, client, args.only,
+                                            on_result=show if args.format == "text" else None,
+                                            min_n=args.min_n, max_n=args.max_n,
+                                            settings=_duckdb_settings(args))
+            finally:
+                client.close()
+        else:
+            results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
+                             min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
+                             progress=not args.quiet and sys.stderr.isatty())
         provenance = (kept_lines(args.results, args.min_n, args.max_n)
                       + provenance_lines(args.results, args.min_n, args.max_n))
         if args.format == "json":
             print(json.dumps([r.as_dict() for r in results], default=str))
         else:
-            print("\n".join(summary_lines(results) + provenance))
+            print("\n".join(summary_lines(results, results.damaged) + provenance))
         if report is not None:
             write_text_atomic(report, markdown_report(results, provenance))
             # the same results for programs (`partgames report` draws their counterexamples)
             write_text_atomic(report.with_suffix(".json"), json.dumps(
                 {"results": [r.as_dict() for r in results], "provenance": provenance}, default=str) + "\n")
+        if results.damaged:  # the records of those (game, n) were not checked (EXIT_DAMAGED)
+            return 3
         return 1 if any(r.breaks for r in results) else 0
     if args.command == "solve":
         import pyarrow as pa

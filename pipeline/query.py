@@ -195,6 +195,12 @@ def interrupted(exc: BaseException) -> bool:
 _QUOTED_IDS = re.compile(r'(?<!["\w])((?:sn\d+_[\d-]+)|(?:moves(?:_\d+\.\d+\+?)+))(?!["\w.+-])')
 
 
+#: What to do about records without the columns ``shape`` and ``ordinal`` (queries/macros.sql's
+#: old_store_message says the same when some files of a store have them and others not).
+OLD_STORE_HINT = ("records without the shape and ordinal columns (a store written by an older "
+                  "partgames): recompute them with `partgames run --force` (same --games and --max-n)")
+
+
 def explain(exc: Exception, query: str | None = None) -> str:
     """The first line of a DuckDB error, and what to do about it: a query that outgrew the
     spill limit, a game id left unquoted in ``query``, a file that cannot be decoded.
@@ -216,6 +222,8 @@ def explain(exc: Exception, query: str | None = None) -> str:
             and "/game=" in text:
         first += (" (the store changed under this reader: a run replaced or removed a (game, n) "
                   "it reads; reopen it: run the command again)")
+    elif re.search(r'column "(shape|ordinal)" not found', text):
+        first += f" ({OLD_STORE_HINT})"
     elif "parquet" in text.lower() or "decompress" in text.lower():
         first += " (a damaged file? `partgames check --deep` names it, `partgames run --repair` redoes it)"
     return first
@@ -240,10 +248,38 @@ class Views:
                 raise StoreChanged(gone)
 
 
+def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
+    """The SQL functions of partition keys (docs/records.md, "Shape and keys"), vectorized over
+    Arrow and computed by numba (:mod:`pipeline.games.features`, imported at the first call):
+    ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition, any integer list (NULL if
+    it is not one), ``part_keys(lists)`` that of each entry, and ``follower_keys(game, parts)`` the keys of
+    the positions a board game's moves reach from ``parts``, one per move."""
+
+    def part_key(parts: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.features import partition_key_arrow
+        return partition_key_arrow(parts)
+
+    def part_keys(lists: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.features import partition_keys_arrow
+        return partition_keys_arrow(lists)
+
+    def follower_keys(games: pa.ChunkedArray, parts: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.features import follower_keys_arrow
+        return follower_keys_arrow(games, parts)
+
+    # BIGINT lists: DuckDB casts any integer list to them (a SMALLINT[] parameter took no INTEGER[])
+    con.create_function("part_key", part_key, ["BIGINT[]"], "BIGINT", type="arrow",
+                        null_handling="special")
+    con.create_function("part_keys", part_keys, ["BIGINT[][]"], "BIGINT[]", type="arrow",
+                        null_handling="special")
+    con.create_function("follower_keys", follower_keys, ["VARCHAR", "SMALLINT[]"], "BIGINT[]",
+                        type="arrow")
+
+
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
             max_n: int | None = None, settings: dict[str, str] | None = None,
             on_damage: Callable[[str], None] = _warn, whole_only: bool = False,
-            ) -> duckdb.DuckDBPyConnection:
+            deep: bool = False) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection with the views of the store at ``results``, holding the
     records with ``min_n ≤ n ≤ max_n`` (every record by default). ``settings``: DuckDB settings
     by name (``memory_limit``, ``threads``), set before anything is read; a value DuckDB refuses
@@ -303,6 +339,7 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     con.execute(f"SET temp_directory = '{_escape(spill_dir)}'")
     con.execute(f"SET max_temp_directory_size = '{max(spill_bytes, 1 << 20)}B'")
     if macros:
+        register_key_functions(con)
         macro_file = queries_dir() / "macros.sql"
         if macro_file.is_file():
             con.execute(macro_file.read_text())
@@ -311,6 +348,8 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     # those: a damaged (game, n) (a file missing, resized or rewritten since its commit) is left
     # out with a warning, so that no query reads it as data.
     sound, damaged = store.committed()
+    if deep:
+        sound, damaged = _hashed(store, sound, damaged, min_n, max_n)
     for damage in damaged:
         on_damage(f"partgames: warning: {damage.line()}; left out of the views "
                   f"(`partgames run` recomputes it, `partgames check` lists the damage)")
@@ -378,6 +417,31 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
     return Views(con, every_file, small)
+
+
+def _hashed(store: Store, sound: list, damaged: list, min_n: int | None, max_n: int | None
+            ) -> tuple[list, list]:
+    """``sound`` with every (game, n) of min_n ≤ n ≤ max_n whose files' SHA-256 differ from their
+    commit record's moved to ``damaged`` (hashed on threads: hashlib releases the GIL)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pipeline.storage import Damage, DamageError, check_job
+
+    def check(item: tuple[str, int, dict]) -> Damage | None:
+        game, n, record = item
+        if not _in_range(n, min_n, max_n):
+            return None
+        try:
+            check_job(store.job_dir(game, n), deep=True, record=record)
+        except DamageError as exc:
+            return Damage(game, n, str(exc))
+        return None
+
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        found = list(pool.map(check, sound))
+    bad = {(d.game, d.n) for d in found if d is not None}
+    return ([s for s in sound if (s[0], s[1]) not in bad],
+            sorted(damaged + [d for d in found if d is not None], key=lambda d: (d.game, d.n)))
 
 
 def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],

@@ -41,6 +41,10 @@ COMMON_FIELDS: list[pa.Field] = [
     pa.field("rank", pa.int16(), nullable=False),  # λ1 − r (signed)
     pa.field("distinct_sizes", pa.int16(), nullable=False),  # = number of corners
     pa.field("conjugate", pa.list_(pa.int16()), nullable=False),
+    # Shape and key (docs/records.md): one bit per family (pipeline.games.features.SHAPE_BITS),
+    # and the position among the partitions of n in the solvers' order (NULL past p(n) = 2**63).
+    pa.field("shape", pa.int32(), nullable=False),
+    pa.field("ordinal", pa.int64(), nullable=True),
 ]
 
 #: Extra columns of Slow SetNim records (docs/definitions.md §2.3, §6).
@@ -58,7 +62,12 @@ SLOWNIM_FIELDS: list[pa.Field] = [
 #: share them in a run: the shard's first game computes them, the others borrow its arrays, and
 #: the writer compresses them once (:class:`pipeline.parquet.ChunkReuse`).
 PARTITION_COLUMNS = ("n", "parts", "num_parts", "largest", "durfee", "rank", "distinct_sizes",
-                     "conjugate")
+                     "conjugate", "shape", "ordinal")
+
+#: The columns added to the record contract after its first stores (docs/records.md): a query
+#: that reads them from a file without them stops with a line that names ``partgames run
+#: --force`` (pipeline.query.OLD_STORE_HINT, queries/macros.sql old_store_message).
+ADDED_COLUMNS = ("shape", "ordinal")
 
 BOARD_SCHEMA = pa.schema(COMMON_FIELDS)
 SLOWNIM_SCHEMA = pa.schema(COMMON_FIELDS + SLOWNIM_FIELDS)

@@ -18,8 +18,11 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +37,11 @@ MUST_HOLD = {"theorem", "lemma", "proposition", "corollary", "observation", "err
              "consistency"}
 KINDS = MUST_HOLD | {"conjecture"}
 REQUIRED = ("id", "source", "kind", "statement", "covers", "domain")
+#: The keys of a statement in the predicate form (queries/FORMAT.md): the games whose records it
+#: checks, and per clause (``where``/``assert``, ``where_2``/``assert_2``, ...) the records it
+#: examines and the predicate each of them must satisfy. verify evaluates every such statement
+#: of a game in one scan of its records (:func:`fused_counts`).
+PREDICATE_KEYS = ("games", "where", "assert", "show", "printed", "printed_where")
 #: What a statement reads beyond the record it checks (queries/FORMAT.md, ``needs``):
 #:   record     nothing (at most records of its own game at the same n: a (game, n) is stored whole)
 #:   same n     records of the other games it reads at the same n
@@ -51,12 +59,37 @@ class StatementError(PartgamesError, ValueError):
     """A statement file that does not follow queries/FORMAT.md."""
 
 
+@dataclass(frozen=True)
+class Clause:
+    """One ``where``/``assert`` pair of a statement in the predicate form: the records with
+    ``where`` are examined, those without ``assert`` are counterexamples."""
+    where: str
+    check: str
+    label: str | None = None
+    #: The games the clause is about (``on``/``on_2``, ...; None: every game of ``games``).
+    on: tuple[str, ...] | None = None
+
+    def about(self, game: str) -> bool:
+        return self.on is None or game in self.on
+
+
 @dataclass
 class Statement:
     path: Path
     header: dict[str, str]
     query: str
     printed_query: str | None = None
+    #: The predicate form (queries/FORMAT.md): games, clauses, printed clauses, columns shown.
+    games: tuple[str, ...] = ()
+    clauses: tuple[Clause, ...] = ()
+    printed_clauses: tuple[Clause, ...] = ()
+    show: str = ""
+
+    @property
+    def fusable(self) -> bool:
+        """Whether verify may evaluate it in the shared scan of its games' records: a statement
+        in the predicate form of ``needs: record``."""
+        return bool(self.clauses) and self.needs == "record"
 
     @property
     def id(self) -> str:
@@ -79,7 +112,7 @@ def parse_statement(path: Path) -> Statement:
     in_header = True
     for line in path.read_text().splitlines():
         if in_header:
-            m = re.match(r"--\s?([a-z_]+):\s?(.*)$", line)
+            m = re.match(r"--\s?([a-z][a-z_0-9]*):\s?(.*)$", line)
             if m and line.strip() != PRINTED_MARK:
                 last = m.group(1)
                 header[last] = m.group(2).strip()
@@ -91,6 +124,8 @@ def parse_statement(path: Path) -> Statement:
                 continue
             in_header = False
         body.append(line)
+    if "assert" in header:
+        return _predicate_statement(path, header, body)
     missing = [k for k in REQUIRED if not header.get(k)]
     if missing:
         raise StatementError(f"{path}: header lacks {', '.join(missing)}")
@@ -110,6 +145,67 @@ def parse_statement(path: Path) -> Statement:
     if not query:
         raise StatementError(f"{path}: no query")
     return Statement(path, header, query, printed)
+
+
+def _clauses(header: dict[str, str], check_key: str, where_key: str) -> tuple[Clause, ...]:
+    out = []
+    for i in range(1, 100):
+        suffix = "" if i == 1 else f"_{i}"
+        if check_key + suffix not in header:
+            break
+        where = header.get(where_key + suffix) or header.get("where" + suffix) or "true"
+        on = header.get("on" + suffix)
+        out.append(Clause(where, header[check_key + suffix], header.get("label" + suffix),
+                          tuple(g.strip() for g in on.split(",")) if on else None))
+    return tuple(out)
+
+
+def _predicate_statement(path: Path, header: dict[str, str], body: list[str]) -> Statement:
+    """A statement in the predicate form (queries/FORMAT.md): its domain, query and printed form
+    written out from ``games``, ``where``, ``assert`` and ``printed``, so that it also runs alone
+    (and on ad-hoc connections) exactly as the shared scan counts it."""
+    if any(line.strip() and not line.strip().startswith("--") for line in body):
+        raise StatementError(f"{path}: a statement with 'assert' has no query (its rows are the records "
+                             "with 'where' and not 'assert')")
+    missing = [k for k in REQUIRED if k != "domain" and not header.get(k)] + [k for k in ("games",) if
+                                                                              not header.get(k)]
+    if missing:
+        raise StatementError(f"{path}: header lacks {', '.join(missing)}")
+    if "domain" in header:
+        raise StatementError(f"{path}: a statement with 'assert' has no 'domain' (it is the records "
+                             "with 'where')")
+    if header["kind"] not in KINDS:
+        raise StatementError(f"{path}: kind {header['kind']!r} is not one of {sorted(KINDS)}")
+    header.setdefault("needs", "record")
+    if header["needs"] != "record":
+        raise StatementError(f"{path}: a statement with 'assert' reads the record only (needs: record)")
+    games = tuple(g.strip() for g in header["games"].split(",") if g.strip())
+    clauses = _clauses(header, "assert", "where")
+    printed = _clauses(header, "printed", "printed_where")
+    if header["kind"] in ("erratum", "model") and not printed:
+        raise StatementError(f"{path}: kind {header['kind']} needs a 'printed' predicate")
+    show = header.get("show", "")
+    header["domain"] = " UNION ALL ".join(
+        f"SELECT n FROM {_quote(g)} WHERE {_any_where(clauses, g)}" for g in games)
+    return Statement(path, header, _predicate_query(games, clauses, show),
+                     _predicate_query(games, printed, show) if printed else None,
+                     games, clauses, printed, show)
+
+
+def _any_where(clauses: tuple[Clause, ...], game: str) -> str:
+    """The records of ``game`` a statement examines: those of any clause about it."""
+    return " OR ".join(f"({c.where})" for c in clauses if c.about(game)) or "false"
+
+
+def _predicate_query(games: tuple[str, ...], clauses: tuple[Clause, ...], show: str) -> str:
+    """The counterexamples of the predicate form: per game and clause, the records with
+    ``where`` and not ``assert`` (NULL is no counterexample, as in a WHERE clause)."""
+    labelled = any(c.label for c in clauses)
+    cols = "n, parts" + (f", {show}" if show else "")
+    return "\nUNION ALL\n".join(
+        f"SELECT '{g}' AS game, " + (f"'{c.label or ''}' AS family, " if labelled else "")
+        + f"{cols} FROM {_quote(g)} WHERE ({c.where}) AND NOT ({c.check})"
+        for g in games for c in clauses if c.about(g))
 
 
 def _strip_query(text: str) -> str:
@@ -208,23 +304,202 @@ def _examples(con: duckdb.DuckDBPyConnection, query: str) -> tuple[int, list[dic
     return count, rows
 
 
-def run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
-    """Run one statement: its domain, its counterexamples and (an erratum) its printed form."""
+def run_statement(con: duckdb.DuckDBPyConnection, st: Statement, fused: Counts | None = None,
+                  progress: Progress | None = None) -> Result:
+    """Run one statement: its domain, its counterexamples and (an erratum) its printed form.
+    ``fused``: its counts from the shared scan of its games (:func:`fused_counts`), so that only
+    its examples (if it has counterexamples) and witnesses are read here."""
     start = time.perf_counter()
-    result = _run_statement(con, st)
+    if fused is not None:
+        result = _fused_result(con, st, fused)
+        result.seconds = time.perf_counter() - start + fused.seconds
+        return result
+    if progress is not None and progress.enabled:
+        with progress.polling(con, st.id, _records_read(con, st)):
+            result = _run_statement(con, st)
+    else:
+        result = _run_statement(con, st)
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
+@dataclass
+class Counts:
+    """What the shared scan counted for one statement in the predicate form: its domain rows and
+    their n range, its counterexamples and its printed form's, and its share of the scan's time."""
+    rows: int = 0
+    min_n: int | None = None
+    max_n: int | None = None
+    counterexamples: int = 0
+    printed: int | None = None
+    seconds: float = 0.0
+
+    def add(self, rows: int, lo: int | None, hi: int | None, count: int, printed: int | None) -> None:
+        self.rows += rows
+        if lo is not None:
+            self.min_n = lo if self.min_n is None else min(self.min_n, lo)
+            self.max_n = hi if self.max_n is None else max(self.max_n, hi)
+        self.counterexamples += count
+        if printed is not None:
+            self.printed = (self.printed or 0) + printed
+
+
+#: Records per query of the shared scan and per chunk of subject n of a follower statement: the
+#: progress bar moves at each chunk, and a chunk's join holds the records of its n and below.
+CHUNK_RECORDS = 20_000_000
+
+
+def _job_records(con: duckdb.DuckDBPyConnection) -> dict[str, dict[int, int]]:
+    out: dict[str, dict[int, int]] = {}
+    for game, n, records in con.execute("SELECT game, n, kept_records FROM jobs").fetchall():
+        out.setdefault(game, {})[n] = records
+    return out
+
+
+def n_chunks(records: dict[int, int], limit: int = CHUNK_RECORDS) -> list[tuple[int, int, int]]:
+    """Consecutive ranges (lo, hi, records) of the n in ``records`` (records by n), each of at
+    most ``limit`` records unless a single n holds more.
+
+    >>> n_chunks({1: 1, 2: 2, 3: 3, 4: 5, 5: 7}, limit=6)
+    [(1, 3, 6), (4, 4, 5), (5, 5, 7)]
+    """
+    chunks: list[tuple[int, int, int]] = []
+    lo = hi = None
+    total = 0
+    for n in sorted(records):
+        if lo is not None and total + records[n] > limit:
+            chunks.append((lo, hi, total))
+            lo, total = None, 0
+        if lo is None:
+            lo = n
+        hi = n
+        total += records[n]
+    if lo is not None:
+        chunks.append((lo, hi, total))
+    return chunks
+
+
+def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
+                 progress: Progress | None = None,
+                 chunk_records: int = CHUNK_RECORDS) -> dict[str, Counts]:
+    """The counts of every statement in the predicate form (``fusable``), read in ONE scan of
+    each game's records (per chunk of n): for each statement ``count(*) FILTER (WHERE where)``
+    and, per clause, ``count(*) FILTER (WHERE where AND NOT assert)``, and the same for its
+    printed form. A statement whose predicates DuckDB refuses is left out (it then runs alone,
+    where its error is reported as its own)."""
+    fusable = [st for st in statements if st.fusable]
+    out: dict[str, Counts] = {}
+    if not fusable:
+        return out
+    records = _job_records(con)
+    by_game: dict[str, list[Statement]] = {}
+    for st in fusable:
+        for g in st.games:
+            by_game.setdefault(g, []).append(st)
+    # a statement DuckDB cannot bind goes alone (its error then names it)
+    ok: set[str] = set()
+    for st in fusable:
+        try:
+            for g in st.games:
+                con.execute(f"SELECT {', '.join(_aggregates(st, g))} FROM {_quote(g)} WHERE false").fetchall()
+            ok.add(st.id)
+        except duckdb.Error:
+            continue
+    for game in sorted(by_game):
+        sts = [st for st in by_game[game] if st.id in ok]
+        if not sts:
+            continue
+        aggs = [a for st in sts for a in _aggregates(st, game)]
+        chunks = n_chunks(records.get(game, {}), chunk_records) or [(0, -1, 0)]
+        bar = progress.bar(f"{game}: {len(sts)} statements", sum(c[2] for c in chunks)) if progress else None
+        start = time.perf_counter()
+        for lo, hi, size in chunks:
+            row = con.execute(f"SELECT {', '.join(aggs)} FROM {_quote(game)} "
+                              f"WHERE n BETWEEN {lo} AND {hi}").fetchone()
+            i = 0
+            for st in sts:
+                width = 4 + (st.printed_clauses != ())
+                vals = row[i:i + width]
+                i += width
+                out.setdefault(st.id, Counts(printed=0 if st.printed_clauses else None)).add(
+                    vals[0], vals[1], vals[2], vals[3], vals[4] if st.printed_clauses else None)
+            if bar is not None:
+                bar.update(size)
+        if bar is not None:
+            bar.close()
+        share = (time.perf_counter() - start) / len(sts)
+        for st in sts:
+            out[st.id].seconds += share
+    return out
+
+
+def _aggregates(st: Statement, game: str) -> list[str]:
+    """The shared scan's columns of one statement: domain rows, their min and max n, the
+    counterexamples (a sum over clauses: a record failing two clauses is two rows of the query)
+    and, for an erratum, the printed form's."""
+    where = _any_where(st.clauses, game)
+
+    def fails(clauses: tuple[Clause, ...]) -> str:
+        return " + ".join([f"count(*) FILTER (WHERE ({c.where}) AND NOT ({c.check}))"
+                           for c in clauses if c.about(game)] or ["0"])
+
+    cols = [f"count(*) FILTER (WHERE {where})", f"min(n) FILTER (WHERE {where})",
+            f"max(n) FILTER (WHERE {where})", fails(st.clauses)]
+    if st.printed_clauses:
+        cols.append(fails(st.printed_clauses))
+    return cols
+
+
+def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> Result:
+    """A statement's result from its shared-scan counts: examples are read only for a statement
+    with counterexamples, witnesses as when it runs alone."""
+    h = st.header
+    try:
+        examples: list[dict] = []
+        if c.counterexamples:
+            _, examples = _examples(con, st.query)
+        printed_examples: list[dict] = []
+        if c.printed:
+            _, printed_examples = _examples(con, st.printed_query)
+        missing, present = [], 0
+        if h.get("witnesses"):
+            for name, ok in con.execute(_strip_query(h["witnesses"])).fetchall():
+                present += bool(ok)
+                if not ok:
+                    missing.append(name)
+    except duckdb.Error as exc:
+        return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=explain(exc))
+    return Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, present, missing),
+                  c.rows, c.min_n, c.max_n, c.counterexamples, examples, c.printed,
+                  missing_witnesses=missing, printed_examples=printed_examples)
+
+
+def _status(count: int, rows: int, h: dict[str, str], present: int, missing: list[str]) -> str:
+    if count:
+        return "fails"
+    if rows == 0 or (h.get("witnesses") and present == 0):
+        return "no data"
+    if missing:
+        return "partial"
+    return "holds"
+
+
+def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement,
+                   chunk_records: int = CHUNK_RECORDS) -> Result:
     h = st.header
     try:
         cut = restricted_views(con, st)
-        rows, unexamined, lo, hi = _domain_counts(con, h["domain"], cut)
-        total = sum(_domain_counts(con, h["domain"], {})[:2]) if cut else rows + unexamined
-        count, examples = _examples(con, restrict(st.query, cut, con))
-        printed, printed_examples = (_examples(con, restrict(st.printed_query, cut, con)) if st.printed_query
-                                     else (None, []))
+        chunks = _subject_chunks(con, st, cut, chunk_records)
+        if chunks is None:
+            rows, unexamined, lo, hi = _domain_counts(con, h["domain"], cut)
+            total = sum(_domain_counts(con, h["domain"], {})[:2]) if cut else rows + unexamined
+            count, examples = _examples(con, restrict(st.query, cut, con))
+            printed, printed_examples = (_examples(con, restrict(st.printed_query, cut, con))
+                                         if st.printed_query else (None, []))
+        else:
+            total = sum(_domain_counts(con, h["domain"], {})[:2])
+            rows, unexamined, lo, hi, count, examples, printed, printed_examples = _by_subject_n(
+                con, st, cut, chunks)
         missing, present = [], 0
         if h.get("witnesses"):
             for name, ok in con.execute(restrict(_strip_query(h["witnesses"]), cut, con)).fetchall():
@@ -235,16 +510,80 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement) -> Result:
         msg = explain(exc)
         return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=msg)
     skipped = total - rows  # cut away by ``needs``, or marked unexamined by the domain itself
-    if count:
-        status = "fails"
-    elif rows == 0 or (h.get("witnesses") and present == 0):
-        status = "no data"
-    elif missing:
-        status = "partial"
-    else:
-        status = "holds"
+    status = _status(count, rows, h, present, missing)
     return Result(st.id, h["source"], st.kind, status, rows, lo, hi, count, examples, printed,
                   skipped=skipped, missing_witnesses=missing, printed_examples=printed_examples)
+
+
+SUBJECT_MACRO = "verify_subject("
+
+
+def _subject_chunks(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, str],
+                    chunk_records: int) -> list[tuple[int, int]] | None:
+    """The chunks of subject n of a follower statement that restricts its subjects with the
+    macro ``verify_subject(n)`` (queries/FORMAT.md): consecutive ranges of n of at most
+    ``chunk_records`` records of the games it reads (one n when it holds more). None for any other
+    statement, which runs in one pass."""
+    if st.needs != "followers" or not any(
+            SUBJECT_MACRO in (q or "") for q in (st.query, st.printed_query, st.header["domain"])):
+        return None
+    read = games_read(con, st, set(BOARD_GAMES) | set(_stored(con)))
+    records: dict[int, int] = {}
+    for game, by_n in _job_records(con).items():
+        if game not in read:
+            continue
+        keep = _kept_n(cut.get(game))
+        for n, k in by_n.items():
+            if keep is None or n <= keep:
+                records[n] = records.get(n, 0) + k
+    return [(lo, hi) for lo, hi, _ in n_chunks(records, chunk_records)] or [(0, 0)]
+
+
+def _kept_n(where: str | None) -> int | None:
+    """The K of a followers cut ``WHERE n <= K`` (:func:`restricted_views`); None: uncut."""
+    if where is None:
+        return None
+    m = re.fullmatch(r" WHERE n <= (\d+)", where)
+    return int(m.group(1)) if m else -1
+
+
+def _by_subject_n(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, str],
+                  chunks: list[tuple[int, int]]) -> tuple:
+    """A follower statement run chunk by chunk of subject n: the variables ``subject_min_n`` and
+    ``subject_max_n`` select the subjects (macro ``verify_subject``) and the views hold n up to
+    ``subject_max_n`` only (the followers of a subject lie at smaller n), so a chunk's joins
+    hold the records of its n and below, never the whole store. Counts are summed over the
+    chunks; the examples are the first by n (the chunks run in increasing n)."""
+    rows = unexamined = count = 0
+    printed: int | None = 0 if st.printed_query else None
+    lo = hi = None
+    examples: list[dict] = []
+    printed_examples: list[dict] = []
+    try:
+        for a, b in chunks:
+            con.execute(f"SET VARIABLE subject_min_n = {a}")
+            con.execute(f"SET VARIABLE subject_max_n = {b}")
+            ccut = dict(cut)
+            for view in set(cut) | set(BOARD_GAMES) | set(_stored(con)) | {"records", "slownim"}:
+                if view == "jobs":
+                    continue
+                ccut[view] = (cut[view] + f" AND n <= {b}") if view in cut else f" WHERE n <= {b}"
+            r, u, clo, chi = _domain_counts(con, st.header["domain"], ccut)
+            rows, unexamined = rows + r, unexamined + u
+            if clo is not None:
+                lo = clo if lo is None else min(lo, clo)
+                hi = chi if hi is None else max(hi, chi)
+            c, ex = _examples(con, restrict(st.query, ccut, con))
+            count += c
+            examples = (examples + ex)[:EXAMPLES]
+            if st.printed_query:
+                c, ex = _examples(con, restrict(st.printed_query, ccut, con))
+                printed += c
+                printed_examples = (printed_examples + ex)[:EXAMPLES]
+    finally:
+        con.execute("RESET VARIABLE subject_min_n")
+        con.execute("RESET VARIABLE subject_max_n")
+    return rows, unexamined, lo, hi, count, examples, printed, printed_examples
 
 
 def _domain_counts(con: duckdb.DuckDBPyConnection, domain: str,
@@ -389,22 +728,117 @@ def restrict(query: str | None, cut: dict[str, str], con: duckdb.DuckDBPyConnect
     return f"WITH {ctes} SELECT * FROM ({query})" if ctes else query
 
 
+#: verify's default DuckDB memory limit (``--memory-limit`` raises it): its peak resident memory
+#: stays under it whatever the store's size, the joins spilling to a directory beside the store.
+DEFAULT_MEMORY_LIMIT = "4GB"
+#: Exit status of ``partgames verify`` when the store has damaged (game, n) (docs/statements.md):
+#: the rest is checked, but ``partgames verify && ...`` must not go on.
+EXIT_DAMAGED = 3
+
+
+class Progress:
+    """Progress bars on standard error (tqdm, as ``run`` draws them): one per shared scan of a
+    game (records done, by chunk of n) and one per statement run alone (records of the games it
+    reads, from DuckDB's ``query_progress`` of its running query, polled from a thread)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def bar(self, desc: str, total: int):  # noqa: ANN201 - a tqdm bar, or None
+        if not self.enabled:
+            return None
+        from tqdm import tqdm
+
+        tqdm.monitor_interval = 0
+        return tqdm(total=total, desc=desc, unit="rec", unit_scale=True, smoothing=0.1, leave=False)
+
+    @contextmanager
+    def polling(self, con: duckdb.DuckDBPyConnection, desc: str, total: int) -> Iterator[None]:
+        bar = self.bar(desc, total)
+        if bar is None:
+            yield
+            return
+        stop = threading.Event()
+
+        def poll() -> None:
+            while not stop.wait(0.5):
+                try:
+                    pct = con.query_progress()
+                except duckdb.Error:
+                    continue
+                if pct >= 0:
+                    bar.n = int(total * pct / 100)
+                    bar.refresh()
+
+        thread = threading.Thread(target=poll, daemon=True)
+        con.execute("SET enable_progress_bar = true")  # progress tracking; DuckDB prints nothing:
+        con.execute("SET enable_progress_bar_print = false")
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+            con.execute("SET enable_progress_bar = false")
+            bar.close()
+
+
+def _records_read(con: duckdb.DuckDBPyConnection, st: Statement) -> int:
+    read = games_read(con, st, set(BOARD_GAMES) | set(_stored(con)))
+    return sum(k for g, by_n in _job_records(con).items() if g in read for k in by_n.values())
+
+
+def verify_settings(settings: dict[str, str] | None = None) -> dict[str, str]:
+    """DuckDB settings of verify: :data:`DEFAULT_MEMORY_LIMIT` unless ``settings`` says otherwise,
+    and no insertion order kept (no statement depends on it; examples are ordered explicitly),
+    which lets DuckDB stream and spill more."""
+    return {"memory_limit": DEFAULT_MEMORY_LIMIT, "preserve_insertion_order": "false", **(settings or {})}
+
+
+class Verification(list):
+    """verify's results (a list of :class:`Result`, in id order) and the damaged (game, n) of the
+    store (the warning lines naming them), which no statement read."""
+
+    def __init__(self, results: list[Result] | None = None, damaged: list[str] | None = None) -> None:
+        super().__init__(results or [])
+        self.damaged = damaged or []
+
+
 def verify(results: str | Path, select: list[str] | None = None,
            on_result: Callable[[Result], None] | None = None, min_n: int | None = None,
-           max_n: int | None = None, settings: dict[str, str] | None = None) -> list[Result]:
+           max_n: int | None = None, settings: dict[str, str] | None = None,
+           progress: bool = False, fuse: bool = True, deep: bool = True) -> Verification:
     """Run the selected statements on the records of the store at ``results`` with
     ``min_n ≤ n ≤ max_n`` (all by default), in id order. ``on_result`` is called with each
     result as soon as it is known: over a store of billions of records (the overnight run of
     LCTR and Downright for n ≤ 100) a statement takes seconds to many minutes, and a report only
     at the end would leave the user without a line for an hour. ``settings``: DuckDB settings
-    (:func:`pipeline.query.connect`)."""
+    (:func:`pipeline.query.connect`; :func:`verify_settings` adds the defaults).
+
+    The statements in the predicate form of a game are counted in one scan of its records
+    (``fuse``; :func:`fused_counts`). ``deep``: every file is hashed against its commit record
+    before it is read, so that bit rot (which keeps a file's size and ctime) is reported as
+    damage, not as a failing statement. The damaged (game, n) are left out of the views and
+    listed in the result's ``damaged``."""
     statements = load_catalogue(select=select)
+    damaged: list[str] = []
+
+    def on_damage(line: str) -> None:  # on standard error as for any reader, and in the summary
+        damaged.append(line)
+        print(line, file=sys.stderr, flush=True)
+
     # Only (game, n) whose records were all kept: a statement never holds on records a --keep
     # filtered (kept_lines says which were left out).
-    con = connect(results, min_n=min_n, max_n=max_n, settings=settings, whole_only=True)
-    out = []
+    con = connect(results, min_n=min_n, max_n=max_n, settings=verify_settings(settings), whole_only=True,
+                  on_damage=on_damage, deep=deep)
+    out = Verification(damaged=[d for d in damaged if " have no summary " not in d])
+    bars = Progress(progress)
+    fused: dict[str, Counts] | None = None
     for st in statements:
-        out.append(run_statement(con, st))
+        if st.fusable and fuse and fused is None:
+            fused = fused_counts(con, statements, bars)
+        c = fused.get(st.id) if (fused is not None and st.fusable) else None
+        out.append(run_statement(con, st, c, progress=bars))
         if on_result is not None:
             on_result(out[-1])
     return out
@@ -436,8 +870,9 @@ def result_lines(r: Result) -> list[str]:
     return lines
 
 
-def summary_lines(results: list[Result]) -> list[str]:
-    """The text report's closing lines: counts by status, discoveries, errata, total time."""
+def summary_lines(results: list[Result], damaged: list[str] | None = None) -> list[str]:
+    """The text report's closing lines: counts by status, discoveries, errata, total time, and
+    the damaged (game, n) no statement read (``damaged``: their warning lines)."""
     lines = []
     skipped = sum(r.skipped for r in results)
     counts = {s: sum(1 for r in results if r.status == s)
@@ -456,7 +891,18 @@ def summary_lines(results: list[Result]) -> list[str]:
                      "are not in the store")
     if disc:
         lines.append(f"DISCOVERY: {disc} conjecture(s) have counterexamples in these records (see above)")
+    if damaged:
+        names = [_damage_name(d) for d in damaged]
+        lines.append(f"DAMAGED: {len(damaged)} (game, n) of the store are damaged and were not checked "
+                     f"({', '.join(names[:5])}{', ...' if len(names) > 5 else ''}); "
+                     f"`partgames run --repair` recomputes them (exit status {EXIT_DAMAGED})")
     return lines
+
+
+def _damage_name(line: str) -> str:
+    """``game=lctr n=20`` of a damage warning line (the file, for an unreadable one)."""
+    m = re.search(r"game=(\S+) n=(\d+)", line)
+    return f"{m.group(1)} n={m.group(2)}" if m else line.split(": ", 2)[-1].split(" is unreadable")[0]
 
 
 def provenance_lines(results: str | Path, min_n: int | None = None, max_n: int | None = None) -> list[str]:

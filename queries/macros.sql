@@ -389,10 +389,13 @@ CREATE OR REPLACE MACRO board_follower_keys(key, parts, conj, ms) AS
     );
 
 -- follower_check(records, edges): the records of the view or CTE named `records` that disagree
--- with their followers' records: the game tree of docs/definitions.md §3-5 unrolled one move. `records` has the
--- columns of a record and key = partition_key(parts), `edges` has one row per move: game, key,
--- sg, sg_misere of the position x moved from and fkey, the key of the position moved to
--- (board_follower_keys, or partition_key of each sn_followers entry). A follower () (fkey 0) has
+-- with their followers' records: the game tree of docs/definitions.md §3-5 unrolled one move.
+-- `records` has the columns of a record and key = record_key(n, ordinal), `edges` has one row
+-- per move: game, key, sg, sg_misere of the position x moved from and fkey, the key of the
+-- position moved to (follower_keys, or part_keys of the sn_followers). The records checked are
+-- those with verify_subject(n) (every record outside `partgames verify`), `edges` holds their
+-- moves and, for returnable's second move, those of the followers of the subjects whose pair is
+-- (0,1) or (1,0) (board_consistency builds both). A follower () (fkey 0) has
 -- no record: it is the terminal position of LCTR and of Slow SetNim (sg 0, sg_misere 1, one node,
 -- one leaf, one state, height 0, every flag true). From the followers y of x (a terminal x has
 -- none):
@@ -475,6 +478,7 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
         FROM query_table(records_) r_
         LEFT JOIN agg_ a_ ON a_.game = r_.game AND a_.key = r_.key
         LEFT JOIN ret_ t_ ON t_.game = r_.game AND t_.key = r_.key
+        WHERE verify_subject(r_.n)
     ),
     check_ AS (
         SELECT *,
@@ -512,3 +516,75 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
             'flags': [e_domestic, e_tame, e_pet, e_miserable, e_forced, e_returnable]} AS from_followers
     FROM check_
     WHERE NOT found OR len(wrong) > 0;
+
+-- board_consistency(view): follower_check over a board game's view (or a CTE of several games'
+-- records with their `game` column, as `records` filtered to the user movesets): keys from
+-- record_key, moves from follower_keys(game, parts), for the subjects (verify_subject) and the
+-- followers of their swap positions.
+CREATE OR REPLACE MACRO board_consistency(view_) AS TABLE
+    WITH recs_ AS (
+        SELECT game, n, parts, record_key(n, ordinal) AS key, sg, sg_misere, nodes, leaves, states,
+               height, domestic, tame, pet, miserable, forced, returnable
+        FROM query_table(view_)
+    ),
+    subj_ AS MATERIALIZED (
+        SELECT game, key, sg, sg_misere, unnest(follower_keys(game, parts)) AS fkey
+        FROM recs_ WHERE verify_subject(n)
+    ),
+    edges_ AS MATERIALIZED (
+        SELECT * FROM subj_
+        UNION ALL
+        SELECT game, key, sg, sg_misere, unnest(follower_keys(game, parts)) AS fkey
+        FROM recs_
+        WHERE NOT verify_subject(n) AND (game, key) IN (
+            SELECT (game, fkey) FROM subj_ WHERE (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0))
+    )
+    SELECT * FROM follower_check('recs_', 'edges_');
+
+-- ---- Shape and keys: integer columns of every record (docs/records.md, "Shape and keys") ----
+
+-- old_store_message() = the error of a macro that reads the shape or ordinal column of a record
+-- written before those columns existed (the views read such a file with the columns NULL, which
+-- a record of the current partgames never has: shape is NOT NULL, ordinal NULL only past n = 405).
+CREATE OR REPLACE MACRO old_store_message() AS
+    'partgames: records without the shape and ordinal columns (a store written by an older partgames): '
+    || 'recompute them with `partgames run --force` (same --games and --max-n)';
+
+-- shape_bit(name) = the bit of family name in a record's `shape` column (pipeline/games/features.py
+-- SHAPE_BITS). Each family is exactly the one of its list macro above: row (is_row), column
+-- (is_column), rectangle (is_rectangle), staircase (is_staircase), hook (is_hook), two_row
+-- (num_parts = 2), three_row (num_parts = 3), thick_gamma (is_thick_gamma), gen_staircase
+-- (is_gen_staircase), proper_hook (is_proper_hook), distinct_parts (is_distinct_parts),
+-- gen_staircase_sub (is_gen_staircase_sub), quadrated (is_quadrated). An unknown name is an error.
+-- Example: shape_bit('staircase') = 3.
+CREATE OR REPLACE MACRO shape_bit(name_) AS
+    CASE name_
+        WHEN 'row' THEN 0 WHEN 'column' THEN 1 WHEN 'rectangle' THEN 2 WHEN 'staircase' THEN 3
+        WHEN 'hook' THEN 4 WHEN 'two_row' THEN 5 WHEN 'three_row' THEN 6 WHEN 'thick_gamma' THEN 7
+        WHEN 'gen_staircase' THEN 8 WHEN 'proper_hook' THEN 9 WHEN 'distinct_parts' THEN 10
+        WHEN 'gen_staircase_sub' THEN 11 WHEN 'quadrated' THEN 12
+        ELSE error('shape_bit: no family ' || name_)
+    END::INTEGER;
+
+-- is_shape(shape, name): the record whose `shape` column is shape is in the family name (see
+-- shape_bit). An integer test: a statement filters on it instead of a list macro.
+-- Example: is_shape(shape, 'gen_staircase_sub') on a record = is_gen_staircase_sub(parts, conjugate).
+CREATE OR REPLACE MACRO is_shape(shape_, name_) AS
+    CASE WHEN shape_ IS NULL THEN error(old_store_message()) ELSE (shape_ >> shape_bit(name_)) & 1 = 1 END;
+
+-- record_key(n, ordinal) = n << 40 | ordinal, the integer key of a record's partition: what
+-- part_key(parts) and follower_keys(game, parts) return for it (Python functions registered
+-- on every connection, pipeline/query.py: part_key takes any integer list, NULL unless its
+-- entries are positive and non-increasing, part_keys(lists) the key of each entry). The key of
+-- () is 0. NULL past n = 185 (p(n) > 2^40).
+-- Example: record_key(3, 1) = 3298534883329, the key of (2,1), part_key([2,1]).
+CREATE OR REPLACE MACRO record_key(n_, ordinal_) AS
+    CASE WHEN ordinal_ IS NULL AND n_ <= 405 THEN error(old_store_message())
+         WHEN n_ <= 185 THEN (n_::BIGINT << 40) | ordinal_ END;
+
+-- verify_subject(n): the records a follower statement checks in this pass of `partgames
+-- verify`, which sets the variables subject_min_n and subject_max_n per chunk of n (the views
+-- then hold n <= subject_max_n: the followers of a subject lie at smaller n). Ad-hoc SQL sets
+-- neither and sees every record.
+CREATE OR REPLACE MACRO verify_subject(n_) AS
+    n_ BETWEEN coalesce(getvariable('subject_min_n'), 0) AND coalesce(getvariable('subject_max_n'), 32767);

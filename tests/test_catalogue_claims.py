@@ -73,8 +73,9 @@ def test_theorem2_3_checks_nirb_against_play(small_store: Path) -> None:
 
 
 def _without_pairs(query: str) -> str:
-    """The flag statement as it was: the flags alone."""
-    return re.sub(r" OR NOT pair_(domestic|tame|pet)\(sg, sg_misere\)", "", query)
+    """The flag statement as it was: the flags alone (in a query, or in the predicate form's
+    written-out query)."""
+    return re.sub(r" (OR NOT|AND) pair_(domestic|tame|pet)\(sg, sg_misere\)", "", query)
 
 
 def test_flag_statements_are_backed_by_the_pairs(small_store: Path) -> None:

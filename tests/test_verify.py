@@ -37,9 +37,9 @@ def test_verify_prints_each_statement_as_it_ends(capsys, small_store: Path, monk
     printed_before: list[str] = []
     run_statement = verify_module.run_statement
 
-    def spy(con, st):
+    def spy(con, st, *args, **kwargs):
         printed_before.append(capsys.readouterr().out)  # what was out when this statement began
-        return run_statement(con, st)
+        return run_statement(con, st, *args, **kwargs)
 
     monkeypatch.setattr(verify_module, "run_statement", spy)
     code, out, _ = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",

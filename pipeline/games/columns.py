@@ -14,6 +14,7 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from pipeline.games.features import shape_columns
 from pipeline.games.walk import KernelOutput
 from pipeline.memory import pool_array
 from pipeline.schema import BOARD_SCHEMA, PARTITION_COLUMNS
@@ -84,14 +85,27 @@ def flag_arrays(flags: np.ndarray) -> list[pa.Array]:
     return [pa.Array.from_buffers(pa.bool_(), records, [None, pa.py_buffer(row)]) for row in bitmaps]
 
 
+def shape_arrays(n: int, parts: np.ndarray, parts_offsets: np.ndarray,
+                 consecutive: bool = False) -> dict[str, pa.Array]:
+    """The ``shape`` and ``ordinal`` columns of the partitions of ``n`` whose parts are
+    ``parts`` (values) and ``parts_offsets`` (:func:`pipeline.games.features.shape_columns`;
+    ``consecutive``: a walk kernel's shard, every partition between its first and last)."""
+    shape, ordinal = shape_columns(n, parts, parts_offsets, consecutive)
+    records = len(parts_offsets) - 1
+    return {"shape": pa.array(shape),
+            "ordinal": pa.array(ordinal) if ordinal is not None else pa.nulls(records, pa.int64())}
+
+
 def common_columns(n: int, out: KernelOutput,
-                   partition_columns: dict[str, pa.Array] | None = None) -> list[pa.Array]:
+                   partition_columns: dict[str, pa.Array] | None = None,
+                   walk_order: bool = False) -> list[pa.Array]:
     """The columns of :data:`pipeline.schema.COMMON_FIELDS` from a kernel's outputs (the fields
     of :class:`~pipeline.games.walk.KernelOutput`, which a family's own outputs may extend).
 
     With ``partition_columns`` (the :data:`~pipeline.schema.PARTITION_COLUMNS` of another game's
     table of the same positions), those columns are taken from it and the kernel's feature
-    outputs are not read.
+    outputs are not read. ``walk_order``: the records are a walk kernel's shard, consecutive
+    partitions of n in the walk's order (their ordinals count up by one).
     """
     (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
      num_parts, largest, durfee, rank, distinct) = (
@@ -111,6 +125,7 @@ def common_columns(n: int, out: KernelOutput,
             "rank": pa.array(rank),
             "distinct_sizes": pa.array(distinct),
             "conjugate": list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
+            **shape_arrays(n, parts, parts_off, walk_order),
         }
     elif len(partition_columns["n"]) != records:
         raise RuntimeError(f"n={n}: {records} records, but {len(partition_columns['n'])} "
@@ -132,6 +147,8 @@ def common_columns(n: int, out: KernelOutput,
         p["rank"],
         p["distinct_sizes"],
         p["conjugate"],
+        p["shape"],
+        p["ordinal"],
     ]
 
 
@@ -147,6 +164,8 @@ def partition_columns(table: pa.Table) -> dict[str, pa.Array]:
 
 def board_table(n: int, out: KernelOutput,
                 partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
-    """The kernel's output arrays as a table with :data:`BOARD_SCHEMA` (see
-    :func:`common_columns` for ``partition_columns``)."""
-    return pa.Table.from_arrays(common_columns(n, out, partition_columns), schema=BOARD_SCHEMA)
+    """A walk kernel's output arrays (:mod:`pipeline.games.moveset`,
+    :mod:`pipeline.games.topleft_pair`: consecutive partitions of n in the walk's order) as a
+    table with :data:`BOARD_SCHEMA` (see :func:`common_columns` for ``partition_columns``)."""
+    return pa.Table.from_arrays(common_columns(n, out, partition_columns, walk_order=True),
+                                schema=BOARD_SCHEMA)

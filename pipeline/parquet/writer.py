@@ -16,9 +16,12 @@ import pyarrow as pa
 from pipeline.memory import pool_array
 from pipeline.parquet.encodings import (
     bitmap_all_any,
+    delta_capacity,
+    delta_page,
     dictionary_indices,
     dictionary_scratch,
     integer_page,
+    is_ascending,
     list_entries,
     list_page,
     list_page_capacity,
@@ -29,6 +32,7 @@ from pipeline.parquet.encodings import (
 from pipeline.parquet.thrift import (
     BOOLEAN,
     DATA_PAGE,
+    DELTA_BINARY_PACKED,
     DICTIONARY_PAGE,
     INT32,
     INT64,
@@ -100,6 +104,15 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> Col
     else:
         low = high = None
     span = high - low + 1 if low is not None else 0  # Python ints: no overflow at the extremes
+    if not nulls and span > 1 and is_ascending(values):
+        # A column that never decreases (``ordinal``: up by one within a shard) as its deltas:
+        # a dictionary of its distinct values and their indices would take about 3 bytes a value.
+        chunk.encodings = [RLE, DELTA_BINARY_PACKED]
+        out = pool_array(delta_capacity(len(values)), np.uint8)
+        size = delta_page(values, nullable, out)
+        chunk.page(DATA_PAGE, out[:size], len(array), DELTA_BINARY_PACKED)
+        chunk.stats = statistics(ptype, low, high, nulls)
+        return chunk
     if not nulls and 0 < span <= min(RANGE_DICTIONARY_SPAN, 2 * len(values) + 64):
         # The dictionary is low..high and an index is value - low: no lookup per value.
         bit_width = max(1, (span - 1).bit_length())

@@ -9,8 +9,7 @@
 --   record, SG = 0 iff the largest part and its multiplicity are both odd.
 -- covers: king; partitions whose column lengths all have the same parity
 -- needs: record
--- domain: SELECT n FROM king WHERE list_bool_and(list_transform(conjugate, lambda x: x % 2 = conjugate[1] % 2))
-SELECT 'king' AS game, n, parts, conjugate[-1] AS first_multiplicity, sg
-FROM king
-WHERE list_bool_and(list_transform(conjugate, lambda x: x % 2 = conjugate[1] % 2))
-  AND (sg = 0) <> (conjugate[-1] % 2 = 1 AND largest % 2 = 1)
+-- games: king
+-- show: conjugate[-1] AS first_multiplicity, sg
+-- where: list_bool_and(list_transform(conjugate, lambda x: x % 2 = conjugate[1] % 2))
+-- assert: (sg = 0) = (conjugate[-1] % 2 = 1 AND largest % 2 = 1)

@@ -23,5 +23,5 @@ cells AS (
 SELECT 'king' AS game, cells.n, cells.parts, cells.k, cells.r, cells.c, [cells.i, cells.j] AS cell,
        cells.sub, s.sg AS cell_sg
 FROM cells
-LEFT JOIN king AS s ON s.parts = cells.sub
+LEFT JOIN king AS s ON record_key(s.n, s.ordinal) = part_key(cells.sub)
 WHERE (s.sg = 0) IS DISTINCT FROM ((cells.i * (cells.c * (cells.k - cells.i // cells.r) - cells.j)) % 2 = 1)

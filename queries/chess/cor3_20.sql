@@ -25,6 +25,6 @@ SELECT 'rook' AS game, cells.n, cells.parts, cells.k, cells.s AS side, [cells.i,
        cells.s * (cells.k - 1 - cells.i // cells.s - cells.j // cells.s)
            + xor(-cells.i - 1, -cells.j - 1) % cells.s AS expected
 FROM cells
-LEFT JOIN rook AS r ON r.parts = cells.sub
+LEFT JOIN rook AS r ON record_key(r.n, r.ordinal) = part_key(cells.sub)
 WHERE r.sg IS DISTINCT FROM cells.s * (cells.k - 1 - cells.i // cells.s - cells.j // cells.s)
                             + xor(-cells.i - 1, -cells.j - 1) % cells.s

@@ -9,11 +9,9 @@
 --   rows (c), c ≥ 2, that are not terminal.
 -- covers: queen; rows and columns
 -- needs: record
--- domain: SELECT n FROM queen WHERE num_parts = 1 OR largest = 1
-SELECT 'queen' AS game, n, parts, sg, height, n - 1 AS expected
-FROM queen
-WHERE (num_parts = 1 OR largest = 1) AND (sg <> n - 1 OR height <> n - 1)
--- printed form:
-SELECT 'queen' AS game, n, parts, sg, height
-FROM queen
-WHERE num_parts = 1 AND n >= 2 AND height <> 0
+-- games: queen
+-- show: sg, height
+-- where: num_parts = 1 OR largest = 1
+-- assert: sg = n - 1 AND height = n - 1
+-- printed_where: num_parts = 1 AND n >= 2
+-- printed: height = 0

@@ -16,5 +16,5 @@ cells AS (
 )
 SELECT 'king' AS game, cells.n, cells.parts, [cells.i, cells.j] AS cell, s.sg, cells.grid[cells.i + 1][cells.j + 1] AS figure
 FROM cells
-LEFT JOIN king AS s ON s.parts = cells.sub
+LEFT JOIN king AS s ON record_key(s.n, s.ordinal) = part_key(cells.sub)
 WHERE s.sg IS DISTINCT FROM cells.grid[cells.i + 1][cells.j + 1]

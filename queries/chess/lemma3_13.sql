@@ -4,7 +4,7 @@
 -- statement: King on the staircase S(k) = (k, k−1, …, 1) has SG value (k − 1) mod 3.
 -- covers: king; staircases S(k)
 -- needs: record
--- domain: SELECT n FROM king WHERE num_parts = largest AND distinct_sizes = largest
-SELECT 'king' AS game, n, parts, largest AS k, sg, (largest - 1) % 3 AS expected
-FROM king
-WHERE num_parts = largest AND distinct_sizes = largest AND sg <> (largest - 1) % 3
+-- games: king
+-- show: largest AS k, sg
+-- where: is_shape(shape, 'staircase')
+-- assert: sg = (largest - 1) % 3

@@ -24,7 +24,7 @@ cells AS (
 )
 SELECT 'king' AS game, cells.n, cells.parts, cells.k, cells.r, [cells.i, cells.j] AS cell, s.sg AS cell_sg
 FROM cells
-LEFT JOIN king AS s ON s.parts = cells.sub
+LEFT JOIN king AS s ON record_key(s.n, s.ordinal) = part_key(cells.sub)
 WHERE s.sg IS NULL
    OR NOT CASE WHEN cells.i % 2 = 1 AND cells.j % 2 = 1 THEN s.sg = 0
                WHEN cells.i % 2 = 0 AND cells.j % 2 = 0 THEN s.sg = 1
@@ -44,7 +44,7 @@ cells AS (
 )
 SELECT 'king' AS game, cells.n, cells.parts, cells.k, cells.r, [cells.i, cells.j] AS cell, s.sg AS cell_sg
 FROM cells
-JOIN king AS s ON s.parts = cells.sub
+JOIN king AS s ON record_key(s.n, s.ordinal) = part_key(cells.sub)
 WHERE NOT CASE WHEN cells.i % 2 = 1 AND cells.j % 2 = 1 THEN s.sg = 0
                WHEN cells.i % 2 = 0 AND cells.j % 2 = 0 THEN s.sg = 1
                ELSE s.sg IN (2, 3) END

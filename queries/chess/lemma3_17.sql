@@ -22,7 +22,7 @@ ample AS (
            count(DISTINCT CASE WHEN s.sg = 0 THEN cells.i END) = len(any_value(cells.mu))
            AND count(DISTINCT CASE WHEN s.sg = 0 THEN cells.j END) = any_value(cells.mu)[1] AS is_ample
     FROM cells
-    JOIN rook AS s ON s.parts = cells.sub
+    JOIN rook AS s ON record_key(s.n, s.ordinal) = part_key(cells.sub)
     GROUP BY cells.parts
 )
 SELECT 'rook' AS game, r.n, r.parts, r.sg, coalesce(a.is_ample, false) AS conditions_hold

@@ -20,7 +20,7 @@ ample AS (
            count(DISTINCT CASE WHEN s.sg = 0 THEN cells.i END) = len(cells.parts)
            AND count(DISTINCT CASE WHEN s.sg = 0 THEN cells.j END) = cells.parts[1] AS is_ample
     FROM cells
-    JOIN rook AS s ON s.parts = cells.sub
+    JOIN rook AS s ON record_key(s.n, s.ordinal) = part_key(cells.sub)
     GROUP BY cells.n, cells.parts
 )
 SELECT 'rook' AS game, a.n, a.parts, a.is_ample

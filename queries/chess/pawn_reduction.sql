@@ -29,6 +29,6 @@ SELECT q.game, q.n, q.parts, q.v AS record, q.phi AS downright_parts,
        row(d.sg, d.sg_misere, d.nodes, d.leaves, d.height,
            d.domestic, d.tame, d.pet, d.miserable, d.forced, d.returnable) AS downright_record
 FROM q
-LEFT JOIN downright AS d ON d.parts = q.phi
+LEFT JOIN downright AS d ON record_key(d.n, d.ordinal) = part_key(q.phi)
 WHERE q.v IS DISTINCT FROM row(d.sg, d.sg_misere, d.nodes, d.leaves, d.height,
                                 d.domestic, d.tame, d.pet, d.miserable, d.forced, d.returnable)

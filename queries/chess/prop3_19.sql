@@ -25,7 +25,7 @@ cells AS (
 ),
 vals AS (
     SELECT cells.*, r.sg, s * f + xor(-i - 1, -j - 1) % s AS expected
-    FROM cells LEFT JOIN rook AS r ON r.parts = cells.sub
+    FROM cells LEFT JOIN rook AS r ON record_key(r.n, r.ordinal) = part_key(cells.sub)
 )
 SELECT 'rook' AS game, n, parts, k, s AS side, [i, j] AS cell, sg, expected, 'equation (5)' AS claim
 FROM vals

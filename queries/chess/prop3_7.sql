@@ -9,39 +9,39 @@
 --   knight [3,3]; the printed form checks SG_pawn(λ) = SG_pawn(λ[2,1]).
 -- covers: downright, pawn, pawn_t, knight; every partition whose mirror subpartition is nonempty
 -- needs: followers
--- domain: SELECT n FROM downright WHERE len(parts) >= 2 AND parts[2] > 1
---   UNION ALL SELECT n FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2
---   UNION ALL SELECT n FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1
---   UNION ALL SELECT n FROM knight WHERE len(parts) >= 4 AND parts[4] > 3
+-- domain: SELECT n FROM downright WHERE len(parts) >= 2 AND parts[2] > 1 AND verify_subject(n)
+--   UNION ALL SELECT n FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2 AND verify_subject(n)
+--   UNION ALL SELECT n FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1 AND verify_subject(n)
+--   UNION ALL SELECT n FROM knight WHERE len(parts) >= 4 AND parts[4] > 3 AND verify_subject(n)
 WITH m AS (
     SELECT 'downright' AS game, n, parts, sg, [1, 1] AS cell,
            list_filter(list_transform(parts[2:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[] AS mirror
-    FROM downright WHERE len(parts) >= 2 AND parts[2] > 1
+    FROM downright WHERE len(parts) >= 2 AND parts[2] > 1 AND verify_subject(n)
     UNION ALL
     SELECT 'pawn', n, parts, sg, [1, 2],
            list_filter(list_transform(parts[2:], lambda x: x - 2), lambda x: x > 0)::SMALLINT[]
-    FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2
+    FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2 AND verify_subject(n)
     UNION ALL
     SELECT 'pawn_t', n, parts, sg, [2, 1],
            list_filter(list_transform(parts[3:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[]
-    FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1
+    FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1 AND verify_subject(n)
     UNION ALL
     SELECT 'knight', n, parts, sg, [3, 3],
            list_filter(list_transform(parts[4:], lambda x: x - 3), lambda x: x > 0)::SMALLINT[]
-    FROM knight WHERE len(parts) >= 4 AND parts[4] > 3
+    FROM knight WHERE len(parts) >= 4 AND parts[4] > 3 AND verify_subject(n)
 ),
 s AS (
-    SELECT 'downright' AS game, parts, sg FROM downright
-    UNION ALL SELECT 'pawn', parts, sg FROM pawn
-    UNION ALL SELECT 'pawn_t', parts, sg FROM pawn_t
-    UNION ALL SELECT 'knight', parts, sg FROM knight
+    SELECT 'downright' AS game, parts, sg, record_key(n, ordinal) AS key FROM downright
+    UNION ALL SELECT 'pawn', parts, sg, record_key(n, ordinal) FROM pawn
+    UNION ALL SELECT 'pawn_t', parts, sg, record_key(n, ordinal) FROM pawn_t
+    UNION ALL SELECT 'knight', parts, sg, record_key(n, ordinal) FROM knight
 )
 SELECT m.game, m.n, m.parts, m.sg, m.cell, m.mirror, s.sg AS mirror_sg
 FROM m
-LEFT JOIN s ON s.game = m.game AND s.parts = m.mirror
+LEFT JOIN s ON s.game = m.game AND s.key = part_key(m.mirror)
 WHERE s.sg IS DISTINCT FROM m.sg
 -- printed form:
 SELECT 'pawn' AS game, a.n, a.parts, a.sg, b.parts AS mirror, b.sg AS mirror_sg
 FROM pawn AS a
-JOIN pawn AS b ON b.parts = list_filter(list_transform(a.parts[3:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[]
-WHERE len(a.parts) >= 3 AND a.parts[3] > 1 AND a.sg <> b.sg
+JOIN pawn AS b ON record_key(b.n, b.ordinal) = part_key(list_filter(list_transform(a.parts[3:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[])
+WHERE len(a.parts) >= 3 AND a.parts[3] > 1 AND verify_subject(a.n) AND a.sg <> b.sg

@@ -10,12 +10,7 @@
 --   even parts, has SG ≠ 0.
 -- covers: king; partitions with all multiplicities even; partitions with all parts even
 -- needs: record
--- domain: SELECT n FROM king WHERE list_bool_and(list_transform(conjugate, lambda x: x % 2 = 0))
---   OR list_bool_and(list_transform(parts, lambda x: x % 2 = 0))
-SELECT 'king' AS game, n, parts, sg,
-       CASE WHEN list_bool_and(list_transform(conjugate, lambda x: x % 2 = 0))
-            THEN 'all multiplicities even' ELSE 'all parts even' END AS hypothesis
-FROM king
-WHERE sg = 0
-  AND (list_bool_and(list_transform(conjugate, lambda x: x % 2 = 0))
-       OR list_bool_and(list_transform(parts, lambda x: x % 2 = 0)))
+-- games: king
+-- show: sg
+-- where: list_bool_and(list_transform(conjugate, lambda x: x % 2 = 0)) OR list_bool_and(list_transform(parts, lambda x: x % 2 = 0))
+-- assert: sg <> 0

@@ -11,25 +11,17 @@
 --   same size m, the first at most m).
 -- covers: bishop on all partitions, sub-partitions of generalized staircases, rectangles, staircases
 -- needs: record
--- domain: SELECT n FROM bishop
-WITH c AS (
-    SELECT 'bishop' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM bishop
-    UNION ALL
-    SELECT 'bishop' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM bishop
-    WHERE is_gen_staircase_sub(parts, conjugate)
-    UNION ALL
-    SELECT 'bishop' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM bishop
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'bishop' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM bishop
-    WHERE num_parts = largest AND distinct_sizes = largest
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: bishop
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: all partitions
+-- where: true
+-- assert: pet AND pair_pet(sg, sg_misere) AND forced
+-- label_2: sub-partitions of generalized staircases
+-- where_2: is_shape(shape, 'gen_staircase_sub')
+-- assert_2: pet AND pair_pet(sg, sg_misere) AND forced
+-- label_3: rectangles
+-- where_3: distinct_sizes = 1
+-- assert_3: pet AND pair_pet(sg, sg_misere) AND forced
+-- label_4: staircases
+-- where_4: num_parts = largest AND distinct_sizes = largest
+-- assert_4: pet AND pair_pet(sg, sg_misere) AND forced

@@ -11,16 +11,11 @@
 --   same size m, the first at most m).
 -- covers: king on rectangles, staircases
 -- needs: record
--- domain: SELECT n FROM king WHERE (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
-WITH c AS (
-    SELECT 'king' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM king
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'king' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM king
-    WHERE num_parts = largest AND distinct_sizes = largest
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: king
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: rectangles
+-- where: distinct_sizes = 1
+-- assert: miserable AND pair_tame(sg, sg_misere) AND forced
+-- label_2: staircases
+-- where_2: num_parts = largest AND distinct_sizes = largest
+-- assert_2: pet AND pair_pet(sg, sg_misere) AND returnable

@@ -12,45 +12,37 @@
 --   under conjugation, so pawn and pawn_t have the same classification.
 -- covers: pawn, pawn_t on all partitions, sub-partitions of generalized staircases, rectangles, staircases
 -- needs: record
--- domain: SELECT n FROM pawn
---   UNION ALL SELECT n FROM pawn_t
-WITH c AS (
-    SELECT 'pawn' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn
-    UNION ALL
-    SELECT 'pawn' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn
-    WHERE is_gen_staircase_sub(parts, conjugate)
-    UNION ALL
-    SELECT 'pawn' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM pawn
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'pawn' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn
-    WHERE num_parts = largest AND distinct_sizes = largest
-    UNION ALL
-    SELECT 'pawn_t' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn_t
-    UNION ALL
-    SELECT 'pawn_t' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn_t
-    WHERE is_gen_staircase_sub(parts, conjugate)
-    UNION ALL
-    SELECT 'pawn_t' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM pawn_t
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'pawn_t' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn_t
-    WHERE num_parts = largest AND distinct_sizes = largest
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: pawn, pawn_t
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: all partitions
+-- on: pawn
+-- where: true
+-- assert: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_2: sub-partitions of generalized staircases
+-- on_2: pawn
+-- where_2: is_shape(shape, 'gen_staircase_sub')
+-- assert_2: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_3: rectangles
+-- on_3: pawn
+-- where_3: distinct_sizes = 1
+-- assert_3: pet AND pair_pet(sg, sg_misere) AND forced
+-- label_4: staircases
+-- on_4: pawn
+-- where_4: num_parts = largest AND distinct_sizes = largest
+-- assert_4: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_5: all partitions
+-- on_5: pawn_t
+-- where_5: true
+-- assert_5: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_6: sub-partitions of generalized staircases
+-- on_6: pawn_t
+-- where_6: is_shape(shape, 'gen_staircase_sub')
+-- assert_6: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_7: rectangles
+-- on_7: pawn_t
+-- where_7: distinct_sizes = 1
+-- assert_7: pet AND pair_pet(sg, sg_misere) AND forced
+-- label_8: staircases
+-- on_8: pawn_t
+-- where_8: num_parts = largest AND distinct_sizes = largest
+-- assert_8: pet AND pair_pet(sg, sg_misere) AND returnable

@@ -11,21 +11,14 @@
 --   same size m, the first at most m).
 -- covers: queen on sub-partitions of generalized staircases, rectangles, staircases
 -- needs: record
--- domain: SELECT n FROM queen WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1) OR (num_parts = largest AND distinct_sizes = largest)
-WITH c AS (
-    SELECT 'queen' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM queen
-    WHERE is_gen_staircase_sub(parts, conjugate)
-    UNION ALL
-    SELECT 'queen' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM queen
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'queen' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT forced THEN 'not forced' END) AS lacks
-    FROM queen
-    WHERE num_parts = largest AND distinct_sizes = largest
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: queen
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: sub-partitions of generalized staircases
+-- where: is_shape(shape, 'gen_staircase_sub')
+-- assert: miserable AND pair_tame(sg, sg_misere) AND returnable
+-- label_2: rectangles
+-- where_2: distinct_sizes = 1
+-- assert_2: miserable AND pair_tame(sg, sg_misere) AND returnable
+-- label_3: staircases
+-- where_3: num_parts = largest AND distinct_sizes = largest
+-- assert_3: pet AND pair_pet(sg, sg_misere) AND forced

@@ -8,22 +8,17 @@
 --   first has the same size m, the first at most m).
 -- covers: rook, king on rectangles; rook on sub-partitions of generalized staircases
 -- needs: record
--- domain: SELECT n FROM rook WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1)
---   UNION ALL SELECT n FROM king WHERE (distinct_sizes = 1)
-WITH c AS (
-    SELECT 'rook' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END) AS lacks
-    FROM rook
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'king' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END) AS lacks
-    FROM king
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'rook' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT forced THEN 'not forced' END, CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END) AS lacks
-    FROM rook
-    WHERE is_gen_staircase_sub(parts, conjugate)
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: rook, king
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: rectangles
+-- on: rook
+-- where: distinct_sizes = 1
+-- assert: forced AND miserable AND pair_tame(sg, sg_misere)
+-- label_2: rectangles
+-- on_2: king
+-- where_2: distinct_sizes = 1
+-- assert_2: forced AND miserable AND pair_tame(sg, sg_misere)
+-- label_3: sub-partitions of generalized staircases
+-- on_3: rook
+-- where_3: is_shape(shape, 'gen_staircase_sub')
+-- assert_3: forced AND miserable AND pair_tame(sg, sg_misere)

@@ -15,24 +15,8 @@
 --   form checks the statement as written.
 -- covers: rook; sub-partitions of generalized staircases (rectangles included)
 -- needs: record
--- domain: SELECT n FROM rook WHERE is_gen_staircase_sub(parts, conjugate)
-SELECT 'rook' AS game, n, parts, [sg, sg_misere] AS pair,
-       CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN '(0,1)'
-            WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[], [2, 1]::SMALLINT[]) THEN '(1,0)'
-            ELSE 'symmetric' END AS expected
-FROM rook
-WHERE is_gen_staircase_sub(parts, conjugate)
-  AND NOT CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN [sg, sg_misere] = [0, 1]
-           WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[], [2, 1]::SMALLINT[])
-               THEN [sg, sg_misere] = [1, 0]
-           ELSE sg = sg_misere END
--- printed form:
-SELECT 'rook' AS game, n, parts, [sg, sg_misere] AS pair,
-       CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN '(0,1)'
-            WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[], [2, 1]::SMALLINT[]) THEN '(1,0)'
-            ELSE 'symmetric' END AS expected
-FROM rook
-WHERE is_gen_staircase_sub(parts, conjugate)
-  AND NOT CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN [sg, sg_misere] = [0, 1]
-           WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[]) THEN [sg, sg_misere] = [1, 0]
-           ELSE sg = sg_misere END
+-- games: rook
+-- show: [sg, sg_misere] AS pair
+-- where: is_shape(shape, 'gen_staircase_sub')
+-- assert: CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN [sg, sg_misere] = [0, 1] WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[], [2, 1]::SMALLINT[]) THEN [sg, sg_misere] = [1, 0] ELSE sg = sg_misere END
+-- printed: CASE WHEN parts IN ([1]::SMALLINT[], [2, 2]::SMALLINT[]) THEN [sg, sg_misere] = [0, 1] WHEN parts IN ([2]::SMALLINT[], [1, 1]::SMALLINT[]) THEN [sg, sg_misere] = [1, 0] ELSE sg = sg_misere END

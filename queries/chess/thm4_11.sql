@@ -8,16 +8,11 @@
 --   and every block of equal parts but the first has the same size m, the first at most m).
 -- covers: queen on rectangles and on sub-partitions of generalized staircases
 -- needs: record
--- domain: SELECT n FROM queen WHERE (is_gen_staircase_sub(parts, conjugate)) OR (distinct_sizes = 1)
-WITH c AS (
-    SELECT 'queen' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM queen
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'queen' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT miserable OR NOT pair_tame(sg, sg_misere) THEN 'not miserable' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM queen
-    WHERE is_gen_staircase_sub(parts, conjugate)
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: queen
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: rectangles
+-- where: distinct_sizes = 1
+-- assert: miserable AND pair_tame(sg, sg_misere) AND returnable
+-- label_2: sub-partitions of generalized staircases
+-- where_2: is_shape(shape, 'gen_staircase_sub')
+-- assert_2: miserable AND pair_tame(sg, sg_misere) AND returnable

@@ -5,15 +5,11 @@
 --   'not tame' and 'not forced' parts are chess.thm4_14_witnesses).
 -- covers: knight on all partitions and on sub-partitions of generalized staircases
 -- needs: record
--- domain: SELECT n FROM knight
-WITH c AS (
-    SELECT 'knight' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT domestic OR NOT pair_domestic(sg, sg_misere) THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM knight
-    UNION ALL
-    SELECT 'knight' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT domestic OR NOT pair_domestic(sg, sg_misere) THEN 'not domestic' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM knight
-    WHERE is_gen_staircase_sub(parts, conjugate)
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: knight
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: all partitions
+-- where: true
+-- assert: domestic AND pair_domestic(sg, sg_misere) AND returnable
+-- label_2: sub-partitions of generalized staircases
+-- where_2: is_shape(shape, 'gen_staircase_sub')
+-- assert_2: domestic AND pair_domestic(sg, sg_misere) AND returnable

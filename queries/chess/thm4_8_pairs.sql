@@ -5,9 +5,7 @@
 --   for k > 2.
 -- covers: queen; staircases S(k)
 -- needs: record
--- domain: SELECT n FROM queen WHERE num_parts = largest AND distinct_sizes = largest
-SELECT 'queen' AS game, n, parts, largest AS k, [sg, sg_misere] AS pair,
-       CASE largest WHEN 1 THEN [0, 1] WHEN 2 THEN [1, 0] ELSE [largest - 1, largest - 1] END AS expected
-FROM queen
-WHERE num_parts = largest AND distinct_sizes = largest
-  AND [sg, sg_misere] <> CASE largest WHEN 1 THEN [0, 1] WHEN 2 THEN [1, 0] ELSE [largest - 1, largest - 1] END
+-- games: queen
+-- show: largest AS k, [sg, sg_misere] AS pair
+-- where: is_shape(shape, 'staircase')
+-- assert: [sg, sg_misere] = CASE largest WHEN 1 THEN [0, 1] WHEN 2 THEN [1, 0] ELSE [largest - 1, largest - 1] END

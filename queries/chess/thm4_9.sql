@@ -11,43 +11,33 @@
 -- covers: pawn, pawn_t; knight on rectangles; king, pawn, pawn_t on staircases; downright on sub-partitions of
 --   generalized staircases
 -- needs: record
--- domain: SELECT n FROM pawn
---   UNION ALL SELECT n FROM pawn_t
---   UNION ALL SELECT n FROM knight WHERE (distinct_sizes = 1)
---   UNION ALL SELECT n FROM king WHERE (num_parts = largest AND distinct_sizes = largest)
---   UNION ALL SELECT n FROM downright WHERE (is_gen_staircase_sub(parts, conjugate))
-WITH c AS (
-    SELECT 'pawn' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn
-    UNION ALL
-    SELECT 'pawn_t' AS game, 'all partitions' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn_t
-    UNION ALL
-    SELECT 'knight' AS game, 'rectangles' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM knight
-    WHERE distinct_sizes = 1
-    UNION ALL
-    SELECT 'king' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM king
-    WHERE num_parts = largest AND distinct_sizes = largest
-    UNION ALL
-    SELECT 'pawn' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn
-    WHERE num_parts = largest AND distinct_sizes = largest
-    UNION ALL
-    SELECT 'pawn_t' AS game, 'staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM pawn_t
-    WHERE num_parts = largest AND distinct_sizes = largest
-    UNION ALL
-    SELECT 'downright' AS game, 'sub-partitions of generalized staircases' AS family, n, parts, sg, sg_misere,
-           concat_ws(', ', CASE WHEN NOT pet OR NOT pair_pet(sg, sg_misere) THEN 'not pet' END, CASE WHEN NOT returnable THEN 'not returnable' END) AS lacks
-    FROM downright
-    WHERE is_gen_staircase_sub(parts, conjugate)
-)
-SELECT * FROM c WHERE lacks <> ''
+-- games: pawn, pawn_t, knight, king, downright
+-- show: sg, sg_misere, domestic, tame, pet, miserable, forced, returnable
+-- label: all partitions
+-- on: pawn
+-- where: true
+-- assert: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_2: all partitions
+-- on_2: pawn_t
+-- where_2: true
+-- assert_2: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_3: rectangles
+-- on_3: knight
+-- where_3: distinct_sizes = 1
+-- assert_3: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_4: staircases
+-- on_4: king
+-- where_4: num_parts = largest AND distinct_sizes = largest
+-- assert_4: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_5: staircases
+-- on_5: pawn
+-- where_5: num_parts = largest AND distinct_sizes = largest
+-- assert_5: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_6: staircases
+-- on_6: pawn_t
+-- where_6: num_parts = largest AND distinct_sizes = largest
+-- assert_6: pet AND pair_pet(sg, sg_misere) AND returnable
+-- label_7: sub-partitions of generalized staircases
+-- on_7: downright
+-- where_7: is_shape(shape, 'gen_staircase_sub')
+-- assert_7: pet AND pair_pet(sg, sg_misere) AND returnable

@@ -7,8 +7,7 @@
 --   same size m, the first at most m.
 -- covers: downright; sub-partitions of generalized staircases
 -- needs: record
--- domain: SELECT n FROM downright WHERE is_gen_staircase_sub(parts, conjugate)
-SELECT 'downright' AS game, n, parts, [sg, sg_misere] AS pair
-FROM downright
-WHERE is_gen_staircase_sub(parts, conjugate)
-  AND [sg, sg_misere] NOT IN ([0, 1], [1, 0], [2, 2])
+-- games: downright
+-- show: [sg, sg_misere] AS pair
+-- where: is_shape(shape, 'gen_staircase_sub')
+-- assert: [sg, sg_misere] IN ([0, 1], [1, 0], [2, 2])

@@ -10,14 +10,5 @@
 -- covers: king; every record whose followers' n are in the store (nodes, leaves, height, sg,
 --   sg_misere and the six flags exactly; states bounded)
 -- needs: followers
--- domain: SELECT n FROM king
-WITH recs AS (
-    SELECT game, n, parts, conjugate, partition_key(parts) AS key, sg, sg_misere, nodes, leaves, states, height,
-           domestic, tame, pet, miserable, forced, returnable
-    FROM king
-),
-edges AS NOT MATERIALIZED (
-    SELECT game, key, sg, sg_misere, unnest(board_follower_keys(key, parts, conjugate, moveset('king'))) AS fkey
-    FROM recs
-)
-SELECT * FROM follower_check('recs', 'edges')
+-- domain: SELECT n FROM king WHERE verify_subject(n)
+SELECT * FROM board_consistency('king')

@@ -8,14 +8,8 @@
 -- covers: every user moveset in the store (its moves read from its id); every record whose
 --   followers' n are in the store
 -- needs: followers
--- domain: SELECT n FROM records WHERE starts_with(game, 'moves_')
+-- domain: SELECT n FROM records WHERE starts_with(game, 'moves_') AND verify_subject(n)
 WITH mv AS NOT MATERIALIZED (
     SELECT * FROM records WHERE starts_with(game, 'moves_')
-),
-recs AS (
-    SELECT *, partition_key(parts) AS key FROM mv
-),
-edges AS NOT MATERIALIZED (
-    SELECT game, key, sg, sg_misere, unnest(board_follower_keys(key, parts, conjugate, moveset(game))) AS fkey FROM recs
 )
-SELECT * FROM follower_check('recs', 'edges')
+SELECT * FROM board_consistency('mv')

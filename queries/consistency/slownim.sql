@@ -12,11 +12,20 @@
 --   of docs/definitions.md §3-5; reduced, reduced_parts, odd_stacks and sum_mod are the reduction's, checked by
 --   the slownim.* statements)
 -- needs: followers
--- domain: SELECT n FROM slownim
+-- domain: SELECT n FROM slownim WHERE verify_subject(n)
 WITH recs AS (
-    SELECT *, partition_key(parts) AS key FROM slownim
+    SELECT *, record_key(n, ordinal) AS key FROM slownim
 ),
-edges AS NOT MATERIALIZED (
-    SELECT game, key, sg, sg_misere, unnest(list_transform(sn_followers(parts, moves), lambda f: partition_key(f))) AS fkey FROM recs
+subj AS MATERIALIZED (
+    SELECT game, key, sg, sg_misere, unnest(part_keys(sn_followers(parts, moves))) AS fkey
+    FROM recs WHERE verify_subject(n)
+),
+edges AS MATERIALIZED (
+    SELECT * FROM subj
+    UNION ALL
+    SELECT game, key, sg, sg_misere, unnest(part_keys(sn_followers(parts, moves))) AS fkey
+    FROM recs
+    WHERE NOT verify_subject(n) AND (game, key) IN (
+        SELECT (game, fkey) FROM subj WHERE (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0))
 )
 SELECT * FROM follower_check('recs', 'edges')

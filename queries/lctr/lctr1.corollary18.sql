@@ -6,7 +6,6 @@
 -- correction: docs/definitions.md §8.2: this paper counts the reachable positions without λ itself (its example
 --   (5,3^2,2,1^2) has 11); the stored states column includes λ, so the bound is states − 1 ≤ n.
 -- needs: record
--- domain: SELECT n FROM lctr
-SELECT n, parts, states, states - 1 AS reachable_without_self
-FROM lctr
-WHERE states - 1 > n
+-- games: lctr
+-- show: states
+-- assert: states - 1 <= n

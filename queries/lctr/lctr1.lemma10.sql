@@ -19,9 +19,9 @@ WITH q AS (
       AND list_bool_and(list_transform(conjugate, lambda x: x % 2 = 0))
 )
 SELECT q.n, q.parts, 'T(λ)' AS move, s.parts AS position, s.sg
-FROM q JOIN lctr s ON s.parts = q.t
+FROM q JOIN lctr s ON record_key(s.n, s.ordinal) = part_key(q.t)
 WHERE s.sg <> 1
 UNION ALL
 SELECT q.n, q.parts, 'L(λ)', s.parts, s.sg
-FROM q JOIN lctr s ON s.parts = q.l
+FROM q JOIN lctr s ON record_key(s.n, s.ordinal) = part_key(q.l)
 WHERE s.sg <> 1

@@ -5,8 +5,7 @@
 -- covers: lctr; thick Γ-partitions (n^m, r^s) with m = r (two distinct part sizes, the larger one
 --   occurring exactly r times, r the smaller part)
 -- needs: record
--- domain: SELECT n FROM lctr WHERE distinct_sizes = 2 AND conjugate[largest] = parts[num_parts]
-SELECT n, parts, sg
-FROM lctr
-WHERE distinct_sizes = 2 AND conjugate[largest] = parts[num_parts]
-  AND sg <> 0
+-- games: lctr
+-- show: sg
+-- where: distinct_sizes = 2 AND conjugate[largest] = parts[num_parts]
+-- assert: sg = 0

@@ -6,7 +6,6 @@
 -- covers: lctr; every partition (rectangles: equality; others: strict bound)
 -- correction: docs/definitions.md §8.2: reachable positions are counted without λ itself, i.e. states − 1.
 -- needs: record
--- domain: SELECT n FROM lctr
-SELECT n, parts, distinct_sizes = 1 AS is_rectangle, states - 1 AS reachable_without_self
-FROM lctr
-WHERE CASE WHEN distinct_sizes = 1 THEN states - 1 <> n ELSE states - 1 >= n END
+-- games: lctr
+-- show: distinct_sizes = 1 AS is_rectangle, states - 1 AS reachable_without_self
+-- assert: NOT CASE WHEN distinct_sizes = 1 THEN states - 1 <> n ELSE states - 1 >= n END

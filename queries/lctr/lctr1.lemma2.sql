@@ -5,7 +5,6 @@
 --   Downright (misère LCTR).
 -- covers: lctr, downright; every partition
 -- needs: record
--- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
-SELECT 'lctr' AS game, n, parts, sg FROM lctr WHERE sg > 2
-UNION ALL
-SELECT 'downright', n, parts, sg FROM downright WHERE sg > 2
+-- games: lctr, downright
+-- show: sg
+-- assert: sg <= 2

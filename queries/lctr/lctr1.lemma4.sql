@@ -6,5 +6,5 @@
 -- domain: SELECT n FROM lctr
 SELECT a.n, a.parts, a.sg, b.parts AS conjugate, b.sg AS conjugate_sg
 FROM lctr a
-JOIN lctr b ON b.n = a.n AND b.parts = a.conjugate
+JOIN lctr b ON b.n = a.n AND record_key(b.n, b.ordinal) = part_key(a.conjugate)
 WHERE a.sg <> b.sg

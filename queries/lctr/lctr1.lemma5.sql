@@ -5,8 +5,7 @@
 --   even.
 -- covers: lctr; rows (n) and columns (1^n), n ≥ 1
 -- needs: record
--- domain: SELECT n FROM lctr WHERE num_parts = 1 OR largest = 1
-SELECT n, parts, sg, CASE WHEN n % 2 = 1 THEN 1 ELSE 2 END AS expected
-FROM lctr
-WHERE (num_parts = 1 OR largest = 1)
-  AND sg <> CASE WHEN n % 2 = 1 THEN 1 ELSE 2 END
+-- games: lctr
+-- show: sg
+-- where: num_parts = 1 OR largest = 1
+-- assert: sg = CASE WHEN n % 2 = 1 THEN 1 ELSE 2 END

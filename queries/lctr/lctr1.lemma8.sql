@@ -5,8 +5,7 @@
 --   is odd.
 -- covers: lctr; rectangles (n^m) with m, n ≥ 3
 -- needs: record
--- domain: SELECT n FROM lctr WHERE distinct_sizes = 1 AND num_parts >= 3 AND largest >= 3
-SELECT n, parts, sg, (num_parts + largest) % 2 AS expected
-FROM lctr
-WHERE distinct_sizes = 1 AND num_parts >= 3 AND largest >= 3
-  AND sg <> (num_parts + largest) % 2
+-- games: lctr
+-- show: sg
+-- where: distinct_sizes = 1 AND num_parts >= 3 AND largest >= 3
+-- assert: sg = (num_parts + largest) % 2

@@ -20,5 +20,5 @@ WHERE q.sg <> 0
 UNION ALL
 SELECT q.n, q.parts, 'L(T(λ))', s.parts, s.sg
 FROM q
-JOIN lctr s ON s.parts = q.lt
+JOIN lctr s ON record_key(s.n, s.ordinal) = part_key(q.lt)
 WHERE s.num_parts > 1 AND s.largest > 1 AND s.sg <> 0

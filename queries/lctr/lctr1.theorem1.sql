@@ -7,7 +7,7 @@
 --   misère (sg_misere) play: a record is P (value 0) iff none of its followers is P.
 -- covers: lctr, downright; normal and misère play; every partition whose followers are present
 -- needs: followers
--- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
+-- domain: SELECT n FROM lctr WHERE verify_subject(n) UNION ALL SELECT n FROM downright WHERE verify_subject(n)
 -- base is read twice (the LCTR and the Downright half of fol): NOT MATERIALIZED keeps DuckDB from
 -- storing every record with its two follower lists first (n <= 70: 15.9 -> 5.6 GB, 47 -> 32 s;
 -- n <= 80 failed at a 38 GiB spill limit and now holds in 306 s).
@@ -16,13 +16,13 @@ WITH base AS NOT MATERIALIZED (
            parts[2:] AS t,
            list_filter(list_transform(parts, lambda x: x - 1), lambda x: x > 0) AS l,
            true AS has_t, true AS has_l
-    FROM lctr
+    FROM lctr WHERE verify_subject(n)
     UNION ALL
     SELECT 'downright', n, parts, sg, sg_misere,
            parts[2:],
            list_filter(list_transform(parts, lambda x: x - 1), lambda x: x > 0),
            num_parts > 1, largest > 1
-    FROM downright
+    FROM downright WHERE verify_subject(n)
 ),
 fol AS (
     SELECT b.game, b.n, b.parts, b.sg, b.sg_misere,
@@ -33,8 +33,8 @@ fol AS (
            (b.has_t AND len(b.t) > 0 AND lt.parts IS NULL) OR (b.has_l AND len(b.l) > 0 AND ll.parts IS NULL)
                AS missing
     FROM base b
-    LEFT JOIN lctr lt ON b.game = 'lctr' AND lt.parts = b.t
-    LEFT JOIN lctr ll ON b.game = 'lctr' AND ll.parts = b.l
+    LEFT JOIN lctr lt ON b.game = 'lctr' AND record_key(lt.n, lt.ordinal) = part_key(b.t)
+    LEFT JOIN lctr ll ON b.game = 'lctr' AND record_key(ll.n, ll.ordinal) = part_key(b.l)
     WHERE b.game = 'lctr'
     UNION ALL
     SELECT b.game, b.n, b.parts, b.sg, b.sg_misere,
@@ -42,8 +42,8 @@ fol AS (
            CASE WHEN b.has_l THEN dl.sg END, CASE WHEN b.has_l THEN dl.sg_misere END,
            (b.has_t AND dt.parts IS NULL) OR (b.has_l AND dl.parts IS NULL)
     FROM base b
-    LEFT JOIN downright dt ON b.has_t AND dt.parts = b.t
-    LEFT JOIN downright dl ON b.has_l AND dl.parts = b.l
+    LEFT JOIN downright dt ON b.has_t AND record_key(dt.n, dt.ordinal) = part_key(b.t)
+    LEFT JOIN downright dl ON b.has_l AND record_key(dl.n, dl.ordinal) = part_key(b.l)
     WHERE b.game = 'downright'
 )
 SELECT game, n, parts, sg, sg_misere, t_sg, l_sg, t_mis, l_mis

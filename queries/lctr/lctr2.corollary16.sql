@@ -9,5 +9,5 @@ WITH d AS (
 )
 SELECT d.n, d.parts, d.sg, d.k AS ell, b.parts AS diagonal_sub, b.sg AS diagonal_sg
 FROM d
-JOIN lctr b ON b.parts = list_filter(list_transform(d.parts[d.k + 1:], lambda x: x - d.k), lambda x: x > 0)
+JOIN lctr b ON record_key(b.n, b.ordinal) = part_key(list_filter(list_transform(d.parts[d.k + 1:], lambda x: x - d.k), lambda x: x > 0))
 WHERE d.sg <> b.sg

@@ -11,8 +11,8 @@ WITH f AS (
            CASE WHEN a.num_parts = 1 THEN 0 ELSE t.sg END AS t_sg,
            CASE WHEN a.largest = 1 THEN 0 ELSE l.sg END AS l_sg
     FROM lctr a
-    LEFT JOIN lctr t ON t.parts = a.parts[2:]
-    LEFT JOIN lctr l ON l.parts = list_filter(list_transform(a.parts, lambda x: x - 1), lambda x: x > 0)
+    LEFT JOIN lctr t ON record_key(t.n, t.ordinal) = part_key(a.parts[2:])
+    LEFT JOIN lctr l ON record_key(l.n, l.ordinal) = part_key(list_filter(list_transform(a.parts, lambda x: x - 1), lambda x: x > 0))
 )
 SELECT n, parts, sg, t_sg, l_sg,
        CASE WHEN t_sg <> 0 AND l_sg <> 0 THEN 0 WHEN t_sg <> 1 AND l_sg <> 1 THEN 1 ELSE 2 END AS expected

@@ -11,9 +11,9 @@
 WITH f AS (
     SELECT a.n, a.parts, a.sg, a.num_parts, a.largest, t.sg AS t_sg, l.sg AS l_sg
     FROM downright a
-    LEFT JOIN downright t ON a.num_parts > 1 AND t.parts = a.parts[2:]
+    LEFT JOIN downright t ON a.num_parts > 1 AND record_key(t.n, t.ordinal) = part_key(a.parts[2:])
     LEFT JOIN downright l ON a.largest > 1
-        AND l.parts = list_filter(list_transform(a.parts, lambda x: x - 1), lambda x: x > 0)
+        AND record_key(l.n, l.ordinal) = part_key(list_filter(list_transform(a.parts, lambda x: x - 1), lambda x: x > 0))
 ),
 e AS (
     SELECT *,
@@ -33,9 +33,9 @@ WHERE sg <> expected
 WITH f AS (
     SELECT a.n, a.parts, a.sg, a.num_parts, a.largest, t.sg AS t_sg, l.sg AS l_sg
     FROM downright a
-    LEFT JOIN downright t ON a.num_parts > 1 AND t.parts = a.parts[2:]
+    LEFT JOIN downright t ON a.num_parts > 1 AND record_key(t.n, t.ordinal) = part_key(a.parts[2:])
     LEFT JOIN downright l ON a.largest > 1
-        AND l.parts = list_filter(list_transform(a.parts, lambda x: x - 1), lambda x: x > 0)
+        AND record_key(l.n, l.ordinal) = part_key(list_filter(list_transform(a.parts, lambda x: x - 1), lambda x: x > 0))
 ),
 e AS (
     SELECT *,

@@ -9,5 +9,5 @@
 -- domain: SELECT n FROM downright WHERE durfee >= 2
 SELECT a.n, a.parts, a.sg, b.parts AS diagonal_sub, b.sg AS diagonal_sg
 FROM downright a
-JOIN downright b ON b.parts = list_filter(list_transform(a.parts[2:], lambda x: x - 1), lambda x: x > 0)
+JOIN downright b ON record_key(b.n, b.ordinal) = part_key(list_filter(list_transform(a.parts[2:], lambda x: x - 1), lambda x: x > 0))
 WHERE a.durfee >= 2 AND a.sg <> b.sg

@@ -9,7 +9,7 @@
 -- domain: SELECT n FROM lctr WHERE durfee >= 2
 SELECT a.n, a.parts, a.sg, b.parts AS diagonal_sub, b.sg AS diagonal_sg, b.durfee AS diagonal_durfee
 FROM lctr a
-JOIN lctr b ON b.parts = list_filter(list_transform(a.parts[2:], lambda x: x - 1), lambda x: x > 0)
+JOIN lctr b ON record_key(b.n, b.ordinal) = part_key(list_filter(list_transform(a.parts[2:], lambda x: x - 1), lambda x: x > 0))
 WHERE a.durfee >= 2
   AND ((b.sg = 0 AND (a.sg <> 0 OR b.durfee < 1))
     OR (b.sg = 1 AND b.durfee >= 2 AND a.sg <> 1)

@@ -8,11 +8,6 @@
 --   lctr2.theorem19_not_tame_not_forced.)
 -- covers: lctr, downright; every partition
 -- needs: record
--- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
-SELECT 'lctr' AS game, n, parts, sg, sg_misere, domestic, returnable
-FROM lctr
-WHERE NOT domestic OR NOT pair_domestic(sg, sg_misere) OR NOT returnable
-UNION ALL
-SELECT 'downright', n, parts, sg, sg_misere, domestic, returnable
-FROM downright
-WHERE NOT domestic OR NOT pair_domestic(sg, sg_misere) OR NOT returnable
+-- games: lctr, downright
+-- show: sg, sg_misere, domestic, returnable
+-- assert: domestic AND pair_domestic(sg, sg_misere) AND returnable

@@ -20,10 +20,10 @@ WITH rc AS (
 SELECT 'misère lctr vs downright' AS claim, l.n, l.parts, l.sg_misere AS misere_value,
        d.parts AS truncated, d.sg AS truncated_sg
 FROM lctr l
-JOIN downright d ON d.n = l.n AND d.parts = l.parts
+JOIN downright d ON d.n = l.n AND record_key(d.n, d.ordinal) = part_key(l.parts)
 WHERE (l.sg_misere = 0) <> (d.sg = 0)
 UNION ALL
 SELECT 'misère downright vs downright(λ⁻)', rc.n, rc.parts, rc.sg_misere, d.parts, d.sg
 FROM rc
-JOIN downright d ON d.parts = rc.minus
+JOIN downright d ON record_key(d.n, d.ordinal) = part_key(rc.minus)
 WHERE (rc.sg_misere = 0) <> (d.sg = 0)

@@ -11,12 +11,12 @@
 -- covers: every Slow SetNim game; every reduced position with N < the largest N computed
 -- needs: followers
 -- domain: SELECT p.n FROM slownim AS p JOIN slownim AS q ON q.game = p.game
---   AND q.parts = list_concat([p.parts[1] + 1], p.parts[2:])::SMALLINT[] WHERE p.reduced
+--   AND record_key(q.n, q.ordinal) = part_key(list_concat([p.parts[1] + 1], p.parts[2:])::SMALLINT[]) WHERE p.reduced
 WITH pq AS (
     SELECT p.game, p.n, p.parts, q.parts AS q_parts, q.reduced AS q_reduced,
            q.reduced_parts AS q_reduced_parts
     FROM slownim AS p
-    JOIN slownim AS q ON q.game = p.game AND q.parts = list_concat([p.parts[1] + 1], p.parts[2:])::SMALLINT[]
+    JOIN slownim AS q ON q.game = p.game AND record_key(q.n, q.ordinal) = part_key(list_concat([p.parts[1] + 1], p.parts[2:])::SMALLINT[])
     WHERE p.reduced
 ), preimages AS (
     SELECT game, reduced_parts, list(parts ORDER BY n, parts) AS reducing_to_it

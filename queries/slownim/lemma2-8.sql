@@ -26,7 +26,7 @@ WITH mv AS (
 )
 SELECT mv.game, mv.n, mv.parts, mv.ell, mv.kind, mv.alpha, mv.r, mv.child
 FROM mv
-LEFT JOIN slownim AS c ON c.game = mv.game AND c.parts = mv.child
+LEFT JOIN slownim AS c ON c.game = mv.game AND record_key(c.n, c.ordinal) = part_key(mv.child)
 WHERE NOT coalesce(c.reduced, len(mv.child) = 0)
   AND NOT CASE WHEN mv.kind = 'largest' AND mv.alpha <= mv.ell
                THEN mv.ell > mv.a AND mv.r >= 0 AND mv.r < mv.ell - mv.a

@@ -27,7 +27,7 @@ WITH base AS (
 SELECT m.game, m.n, m.parts, m.s, m.o, m.v AS omitted, m.child,
        coalesce(c.sum_mod, 0) AS s_child, coalesce(c.odd_stacks, 0) AS o_child
 FROM legal AS m
-LEFT JOIN slownim AS c ON c.game = m.game AND c.parts = m.child
+LEFT JOIN slownim AS c ON c.game = m.game AND record_key(c.n, c.ordinal) = part_key(m.child)
 WHERE coalesce(c.reduced, len(m.child) = 0)
   AND (coalesce(c.sum_mod, 0) <> ((m.s - m.k) % (2 * m.k) + 2 * m.k) % (2 * m.k)
        OR coalesce(c.odd_stacks, 0) <> m.nn - m.o + CASE WHEN m.v % 2 = 1 THEN 1 ELSE -1 END)

@@ -31,7 +31,7 @@ WITH base AS (
                lambda x: x > 0))::SMALLINT[] AS r_lemma
     FROM mv AS m
     JOIN slownim AS c ON c.game = m.game
-        AND c.parts = list_reverse_sort(list_filter(m.after, lambda x: x > 0))::SMALLINT[]
+        AND record_key(c.n, c.ordinal) = part_key(list_reverse_sort(list_filter(m.after, lambda x: x > 0))::SMALLINT[])
     WHERE list_min(m.after) >= 0 AND NOT c.reduced
 )
 SELECT game, n, parts, s, o, alpha, v AS omitted, r_child, r_lemma, s_child, o_child

@@ -33,7 +33,7 @@ WITH base AS (
 )
 SELECT mv.game, mv.n, mv.parts, mv.pad[mv.omit] AS omitted, mv.m_move, mv.sg, coalesce(r.sg, 0) AS sg_after
 FROM mv
-LEFT JOIN slownim AS r ON r.game = mv.game AND r.parts = mv.m_move
+LEFT JOIN slownim AS r ON r.game = mv.game AND record_key(r.n, r.ordinal) = part_key(mv.m_move)
 WHERE mv.sg <> 0 AND coalesce(r.sg, 0) <> 0
 ORDER BY mv.game, mv.n, mv.parts
 -- printed form:
@@ -55,7 +55,7 @@ WITH base AS (
 SELECT mv.game, mv.n, mv.parts, mv.pad[mv.omit] AS omitted, mv.m_move,
        mv.sg, coalesce(r.sg, 0) AS sg_after, mv.sg_misere, coalesce(r.sg_misere, 1) AS sg_misere_after
 FROM mv
-LEFT JOIN slownim AS r ON r.game = mv.game AND r.parts = mv.m_move
+LEFT JOIN slownim AS r ON r.game = mv.game AND record_key(r.n, r.ordinal) = part_key(mv.m_move)
 WHERE (mv.sg <> 0 AND coalesce(r.sg, 0) <> 0)
    OR (mv.sg_misere <> 0 AND coalesce(r.sg_misere, 1) <> 0)
 ORDER BY mv.game, mv.n, mv.parts

@@ -9,11 +9,11 @@
 -- covers: every Slow SetNim game; every non-reduced position with N < the largest N computed
 -- needs: followers
 -- domain: SELECT q.n FROM slownim AS q JOIN slownim AS b ON b.game = q.game
---   AND b.parts = list_concat([q.parts[1] + 1], q.parts[2:])::SMALLINT[] WHERE NOT q.reduced
+--   AND record_key(b.n, b.ordinal) = part_key(list_concat([q.parts[1] + 1], q.parts[2:])::SMALLINT[]) WHERE NOT q.reduced
 SELECT q.game, q.n, q.parts, q.reduced_parts, b.parts AS bigger, b.reduced AS bigger_reduced,
        b.reduced_parts AS bigger_reduced_parts
 FROM slownim AS q
-JOIN slownim AS b ON b.game = q.game AND b.parts = list_concat([q.parts[1] + 1], q.parts[2:])::SMALLINT[]
+JOIN slownim AS b ON b.game = q.game AND record_key(b.n, b.ordinal) = part_key(list_concat([q.parts[1] + 1], q.parts[2:])::SMALLINT[])
 WHERE NOT q.reduced
   AND (b.reduced OR b.reduced_parts IS DISTINCT FROM q.reduced_parts)
 ORDER BY q.game, q.n, q.parts

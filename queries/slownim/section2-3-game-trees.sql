@@ -22,7 +22,7 @@
 SELECT p.game, p.n, p.parts, p.reduced_parts,
        p.sg, r.sg AS r_sg, p.sg_misere, r.sg_misere AS r_sg_misere, p.height, r.height AS r_height
 FROM slownim AS p
-LEFT JOIN slownim AS r ON r.game = p.game AND r.parts = p.reduced_parts
+LEFT JOIN slownim AS r ON r.game = p.game AND record_key(r.n, r.ordinal) = part_key(p.reduced_parts)
 WHERE NOT p.reduced
   AND (p.sg IS DISTINCT FROM coalesce(r.sg, CASE WHEN len(p.reduced_parts) = 0 THEN 0 END)
        OR p.sg_misere IS DISTINCT FROM coalesce(r.sg_misere, CASE WHEN len(p.reduced_parts) = 0 THEN 1 END)
@@ -39,7 +39,7 @@ ORDER BY p.game, p.n, p.parts
 SELECT p.game, p.n, p.parts, p.reduced_parts,
        p.nodes, r.nodes AS r_nodes, p.leaves, r.leaves AS r_leaves, p.states, r.states AS r_states
 FROM slownim AS p
-JOIN slownim AS r ON r.game = p.game AND r.parts = p.reduced_parts
+JOIN slownim AS r ON r.game = p.game AND record_key(r.n, r.ordinal) = part_key(p.reduced_parts)
 WHERE NOT p.reduced
   AND (p.nodes IS DISTINCT FROM r.nodes OR p.leaves IS DISTINCT FROM r.leaves
        OR p.states IS DISTINCT FROM r.states)

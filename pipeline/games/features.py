@@ -1,0 +1,405 @@
+"""The shape columns of a record, and the integer keys of partitions (docs/records.md, "Shape
+and keys"), compiled by numba.
+
+``shape`` is a bitmask with one bit per family of partitions the statements recognise
+(:data:`SHAPE_BITS`, each exactly as its list macro in ``queries/macros.sql`` defines it), so a
+statement filters on an integer instead of evaluating a list macro on every record.
+
+``ordinal`` is a partition's position among the partitions of its n in the order the solvers
+walk them (:mod:`pipeline.partitions`: bottom row first, so the ascending sequence of parts
+λr ≤ … ≤ λ1 in lexicographic order): ``(1^n)`` is 0 and ``(n)`` is p(n) − 1. The records of a
+whole (game, n) come in this order, so within a shard the column counts up by one. A partition's
+key is ``n << 40 | ordinal`` (:data:`KEY_SHIFT`); the key of ``()`` is 0. A follower of a board
+game's position is a sub-partition λ[i,j] (docs/definitions.md §2), and its key is computed here
+from λ's parts without building the sub-partition (:func:`board_follower_keys`), so that the
+follower statements join integers instead of lists.
+
+>>> import numpy as np
+>>> values, offsets = np.array([1, 1, 1, 2, 1, 3], np.int16), np.array([0, 3, 5, 6])
+>>> shape, ordinal = shape_columns(3, values, offsets)
+>>> ordinal.tolist()                           # (1,1,1), (2,1), (3): the walk's order
+[0, 1, 2]
+>>> [shape_names(int(s)) for s in shape][2]
+['row', 'rectangle', 'hook', 'gen_staircase', 'distinct_parts', 'gen_staircase_sub']
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+#: The families of the ``shape`` bitmask, bit k for the k-th name. The first nine are
+#: :data:`pipeline.families.FAMILIES`, in its order; each is defined exactly as its macro of
+#: ``queries/macros.sql`` (two_row, three_row: ``num_parts = 2``, ``num_parts = 3``).
+SHAPE_BITS: tuple[str, ...] = ("row", "column", "rectangle", "staircase", "hook", "two_row",
+                               "three_row", "thick_gamma", "gen_staircase", "proper_hook",
+                               "distinct_parts", "gen_staircase_sub", "quadrated")
+
+#: A key is ``n << KEY_SHIFT | ordinal``: ordinals below 2**40 (p(n) < 2**40: n <= 177).
+KEY_SHIFT = 40
+
+
+def shape_names(shape: int) -> list[str]:
+    """The families whose bit ``shape`` sets, in :data:`SHAPE_BITS` order."""
+    return [name for k, name in enumerate(SHAPE_BITS) if shape >> k & 1]
+
+
+def _limit_n(limit: int) -> int:
+    """The largest n with p(n) <= ``limit``."""
+    p = [1]
+    n = 0
+    while True:
+        m = n + 1
+        # p(m) by Euler's pentagonal recurrence, exact in Python integers.
+        total, k = 0, 1
+        while True:
+            g1, g2 = k * (3 * k - 1) // 2, k * (3 * k + 1) // 2
+            if g1 > m:
+                break
+            sign = 1 if k % 2 else -1
+            total += sign * p[m - g1]
+            if g2 <= m:
+                total += sign * p[m - g2]
+            k += 1
+        if total > limit:
+            return n
+        p.append(total)
+        n = m
+
+
+#: The largest n whose ordinals fit an int64 (p(n) <= 2**63 - 1); beyond it ``ordinal`` is NULL.
+ORDINAL_MAX_N = _limit_n(2**63 - 1)
+#: The largest n whose keys fit (p(n) <= 2**40); beyond it a key is NULL.
+KEY_MAX_N = _limit_n(2**KEY_SHIFT)
+
+_TABLE: list[np.ndarray] = []
+
+
+def completion_counts(n: int) -> np.ndarray:
+    """``D[m, t]`` = Σ C[m − u, u] over 1 <= u < t, where ``C[m, u]`` is the number of partitions
+    of m whose parts are all >= u (``C[0, u]`` = 1, ``C[m, u]`` = 0 for m < 0): the partitions of m
+    whose smallest part is below t. For m <= n <= :data:`ORDINAL_MAX_N` and 1 <= t <= n + 1."""
+    if n > ORDINAL_MAX_N:
+        raise ValueError(f"n = {n} beyond the ordinals (n <= {ORDINAL_MAX_N})")
+    if _TABLE and _TABLE[0].shape[0] > n:
+        return _TABLE[0]
+    size = min(max(n, 128), ORDINAL_MAX_N)
+    c = [[0] * (size + 2) for _ in range(size + 1)]
+    for t in range(size + 1, 0, -1):
+        c[0][t] = 1
+        for m in range(1, size + 1):
+            # Either every part exceeds t, or the smallest part is t.
+            c[m][t] = (c[m][t + 1] if t + 1 <= size + 1 else 0) + (c[m - t][t] if m >= t else 0)
+    table = np.zeros((size + 1, size + 2), np.int64)
+    for m in range(size + 1):
+        running = 0
+        for t in range(1, size + 2):
+            table[m, t] = running  # at most p(m) <= 2**63 - 1
+            if m - t >= 0:
+                running += c[m - t][t]
+    _TABLE[:] = [table]
+    return table
+
+
+@numba.njit(cache=True, inline="always")
+def _rank(values, a, b, shift, total, table):  # pragma: no cover - compiled
+    """Ordinal among the partitions of ``total`` of the partition whose parts are
+    ``values[a:b] - shift`` (the positive ones; non-increasing): the number of partitions of
+    ``total`` whose ascending parts come lexicographically first. For each part x, bottom first,
+    the partitions that agree below it and have a smaller part t there (prev <= t < x, prev the
+    part below) number C[rest - t, t]; ``table`` holds their running sums over t
+    (:func:`completion_counts`), so a part costs two loads."""
+    rank = np.int64(0)
+    prev = 1
+    rest = total
+    for k in range(b - 1, a - 1, -1):
+        x = values[k] - shift
+        if x <= 0:
+            continue
+        rank += table[rest, x] - table[rest, prev]
+        rest -= x
+        prev = x
+    return rank
+
+
+@numba.njit(cache=True, nogil=True)
+def _shape_columns(n, values, offsets, table, ordinals, out_shape, out_ordinal):  # pragma: no cover
+    """``ordinals``: 0 none, 1 each record's, 2 the first record's and then one more each (the
+    records are consecutive partitions of n in the walk's order)."""
+    base = np.int64(0)
+    if ordinals == 2 and offsets.shape[0] > 1:
+        base = _rank(values, offsets[0], offsets[1], 0, n, table)
+    for rec in range(offsets.shape[0] - 1):
+        a, b = offsets[rec], offsets[rec + 1]
+        r = b - a
+        if ordinals == 1:
+            out_ordinal[rec] = _rank(values, a, b, 0, n, table)
+        elif ordinals == 2:
+            out_ordinal[rec] = base + rec
+        if r == 0:  # () is no record; it is a partition with distinct parts
+            out_shape[rec] = 1 << 10
+            continue
+        top = np.int64(values[a])
+        last = np.int64(values[b - 1])
+        # One pass without data-dependent branches: the distinct sizes, whether the parts are
+        # r, r − 1, …, 1 (staircase), and quadrated (every part even, every multiplicity even:
+        # the parts pair up as (λ1 = λ2), (λ3 = λ4), …, with r even).
+        distinct = np.int64(1)
+        stair_bad = np.int64(top != r)
+        quad_bad = (top & 1) | (r & 1)
+        for k in range(a + 1, b):
+            x = np.int64(values[k])
+            y = np.int64(values[k - 1])
+            i = k - a
+            differ = np.int64(x != y)
+            distinct += differ
+            stair_bad |= np.int64(x != r - i)
+            quad_bad |= (x & 1) | ((i & 1) & differ)
+        strict = distinct == r
+        stair = stair_bad == 0
+        quadrated = quad_bad == 0
+        m1 = 1  # multiplicity of the largest part (the conjugate's last entry)
+        while m1 < r and values[a + m1] == top:
+            m1 += 1
+        second = np.int64(values[a + 1]) if r >= 2 else np.int64(1)
+        s = 0
+        if r == 1:
+            s |= 1 << 0
+        if top == 1:
+            s |= 1 << 1
+        if top == last:
+            s |= 1 << 2
+        if stair:
+            s |= 1 << 3
+        if second == 1:
+            s |= 1 << 4
+        if r == 2:
+            s |= 1 << 5
+        if r == 3:
+            s |= 1 << 6
+        if distinct == 2:
+            s |= 1 << 7
+        # gen_staircase: G(k,r,c) with k = distinct sizes, r = rows per block, c = smallest part.
+        if r % distinct == 0:
+            per = r // distinct
+            ok = True
+            for t in range(r):
+                if values[a + t] != (distinct - t // per) * last:
+                    ok = False
+                    break
+            if ok:
+                s |= 1 << 8
+        if r >= 2 and top >= 2 and second == 1:
+            s |= 1 << 9
+        if strict:
+            s |= 1 << 10
+        # gen_staircase_sub, as the macro is_gen_staircase_sub states it.
+        if distinct == 1:
+            s |= 1 << 11
+        else:
+            g = distinct - 1
+            if (top - last) % g == 0 and (r - m1) % g == 0:
+                diff = (top - last) // g
+                per = (r - m1) // g
+                if last <= diff and m1 <= per:
+                    ok = True
+                    step = max(per, 1)
+                    for p in range(m1 + 1, r + 1):  # 1-based rows below the first block
+                        if values[a + p - 1] != top - diff * (1 + (p - m1 - 1) // step):
+                            ok = False
+                            break
+                    if ok:
+                        s |= 1 << 11
+        if quadrated:
+            s |= 1 << 12
+        out_shape[rec] = s
+
+
+def shape_columns(n: int, values: np.ndarray, offsets: np.ndarray,
+                  consecutive: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """The ``shape`` and ``ordinal`` of the partitions of ``n`` given as parts ``values``
+    (non-increasing within a record) and ``offsets``; ``ordinal`` None beyond
+    :data:`ORDINAL_MAX_N`. ``consecutive``: the records are consecutive partitions of n in the
+    walk's order (a walk kernel's shard), so their ordinals are the first one's plus 0, 1, 2, …
+    (ranking each record took about half of this function's time at n = 60)."""
+    records = offsets.shape[0] - 1
+    out_shape = np.zeros(records, np.int32)
+    out_ordinal = np.zeros(records, np.int64)
+    with_ordinal = n <= ORDINAL_MAX_N
+    table = completion_counts(n) if with_ordinal else np.zeros((1, 2), np.int64)
+    _shape_columns(n, values, offsets.astype(np.int64, copy=False), table,
+                   (2 if consecutive else 1) if with_ordinal else 0, out_shape, out_ordinal)
+    return out_shape, (out_ordinal if with_ordinal else None)
+
+
+@numba.njit(cache=True, nogil=True)
+def _partition_keys(values, offsets, valid, table, max_n, out, out_valid):  # pragma: no cover
+    """Key of each list ``values[offsets[i]:offsets[i+1]]``; invalid (NULL) unless it is a
+    partition (parts positive, non-increasing) of n <= max_n."""
+    for i in range(offsets.shape[0] - 1):
+        a, b = offsets[i], offsets[i + 1]
+        ok = valid[i]
+        total = 0
+        for k in range(a, b):
+            if values[k] <= 0 or (k > a and values[k] > values[k - 1]):
+                ok = False
+            total += values[k]
+        if not ok or total > max_n:
+            out_valid[i] = False
+            out[i] = 0
+            continue
+        out_valid[i] = True
+        out[i] = (np.int64(total) << 40) | _rank(values, a, b, 0, total, table)
+
+
+def partition_keys(values: np.ndarray, offsets: np.ndarray,
+                   valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of lists of parts (values, offsets; ``valid`` False for a NULL list): (keys,
+    validity), NULL for a list that is not a partition of n <= :data:`KEY_MAX_N`."""
+    records = offsets.shape[0] - 1
+    out = np.zeros(records, np.int64)
+    out_valid = np.zeros(records, np.bool_)
+    _partition_keys(values.astype(np.int64), offsets.astype(np.int64), valid,
+                    completion_counts(KEY_MAX_N), KEY_MAX_N, out, out_valid)
+    return out, out_valid
+
+
+@numba.njit(cache=True, inline="always")
+def _sub_key(values, a, b, i, j, table, max_n):  # pragma: no cover - compiled
+    """Key of λ[i,j] for λ = values[a:b], a cell (i, j) of λ: rows i.. less j columns; -1
+    when its n is beyond ``max_n``."""
+    total = np.int64(0)
+    for k in range(a + i, b):
+        x = values[k] - j
+        if x <= 0:
+            break
+        total += x
+    end = a + i
+    while end < b and values[end] - j > 0:
+        end += 1
+    if total > max_n:
+        return np.int64(-1)
+    return (total << 40) | _rank(values, a + i, end, j, total, table)
+
+
+@numba.njit(cache=True, nogil=True)
+def _board_follower_keys(values, offsets, steps, rays, exits, table, max_n, out_offsets,
+                         out):  # pragma: no cover
+    """The keys of the followers of each partition, one per move in the order of the macro
+    ``board_followers`` (steps, then each ray's multiples); with ``out`` of length 0, only
+    count them into ``out_offsets``. A follower beyond max_n gets key -1."""
+    fill = out.shape[0] > 0
+    pos = 0
+    for rec in range(offsets.shape[0] - 1):
+        a, b = offsets[rec], offsets[rec + 1]
+        r = b - a
+        out_offsets[rec] = pos
+        if r == 0:
+            continue
+        top = values[a]
+        for s in range(steps.shape[0]):
+            i, j = steps[s, 0], steps[s, 1]
+            inside = i < r and j < values[a + i]
+            if inside:
+                if fill:
+                    out[pos] = _sub_key(values, a, b, i, j, table, max_n)
+                pos += 1
+            elif exits:
+                if fill:
+                    out[pos] = 0
+                pos += 1
+        for d in range(rays.shape[0]):
+            di, dj = rays[d, 0], rays[d, 1]
+            k = 1
+            while True:
+                i, j = k * di, k * dj
+                if i >= r or j >= top or j >= values[a + i]:
+                    break
+                if fill:
+                    out[pos] = _sub_key(values, a, b, i, j, table, max_n)
+                pos += 1
+                k += 1
+    out_offsets[offsets.shape[0] - 1] = pos
+
+
+def board_follower_keys(values: np.ndarray, offsets: np.ndarray, steps: np.ndarray, rays: np.ndarray,
+                        exits: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The follower keys of partitions (parts ``values``, ``offsets``) under a moveset: (keys,
+    their offsets), one list per partition, in the order of the macro ``board_followers``
+    (docs/definitions.md §2: a step (a, b) when cell (a, b) exists, else, with ``exits``, the
+    terminal () of key 0; a ray once per multiple k with cell (ka, kb) in λ)."""
+    values = values.astype(np.int64, copy=False)
+    offsets = offsets.astype(np.int64, copy=False)
+    table = completion_counts(KEY_MAX_N)
+    steps = np.asarray(steps, np.int64).reshape(-1, 2)
+    rays = np.asarray(rays, np.int64).reshape(-1, 2)
+    out_offsets = np.zeros(len(offsets), np.int64)
+    _board_follower_keys(values, offsets, steps, rays, exits, table, KEY_MAX_N, out_offsets,
+                         np.zeros(0, np.int64))
+    out = np.zeros(int(out_offsets[-1]), np.int64)
+    _board_follower_keys(values, offsets, steps, rays, exits, table, KEY_MAX_N, out_offsets, out)
+    return out, out_offsets
+
+
+def _flat_lists(lists: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A list array's values (int64), offsets (from 0) and validity, without Python objects."""
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.combine_chunks() if lists.num_chunks != 1 else lists.chunk(0)
+    offsets = lists.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    values = lists.values.to_numpy(zero_copy_only=False).astype(np.int64)
+    values, offsets = values[offsets[0]:offsets[-1]], offsets - offsets[0]
+    valid = lists.is_valid().to_numpy(zero_copy_only=False)
+    return values, offsets, np.ascontiguousarray(valid, np.bool_)
+
+
+def partition_key_arrow(lists: pa.Array) -> pa.Array:
+    """The SQL function ``part_key(parts)``: the key of each list (NULL: not a partition, or n
+    beyond :data:`KEY_MAX_N`)."""
+    values, offsets, valid = _flat_lists(lists)
+    keys, ok = partition_keys(values, offsets, valid)
+    return pa.array(keys, pa.int64(), mask=~ok)
+
+
+def partition_keys_arrow(lists: pa.Array) -> pa.Array:
+    """The SQL function ``part_keys(list of partitions)``: the key of each entry."""
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.combine_chunks() if lists.num_chunks != 1 else lists.chunk(0)
+    outer = lists.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    inner = partition_key_arrow(lists.flatten())
+    return pa.ListArray.from_arrays(pa.array(outer - outer[0], pa.int32()), inner,
+                                    mask=lists.is_null())
+
+
+def _moveset(game: str) -> tuple[np.ndarray, np.ndarray, bool]:
+    from pipeline.games.moveset import Moveset  # the game modules only when the function runs
+
+    ms = Moveset.parse(game)
+    return (np.array(ms.steps, np.int64).reshape(-1, 2), np.array(ms.rays, np.int64).reshape(-1, 2),
+            bool(ms.exits))
+
+
+def follower_keys_arrow(games: pa.Array, lists: pa.Array) -> pa.Array:
+    """The SQL function ``follower_keys(game, parts)``: the keys of the positions reached from
+    each partition by the board game's moves, one per move (:func:`board_follower_keys`)."""
+    if isinstance(games, pa.ChunkedArray):
+        games = games.combine_chunks() if games.num_chunks != 1 else games.chunk(0)
+    names = pc.unique(games).to_pylist()
+    if len(names) == 1 and names[0] is not None:
+        values, offsets, _ = _flat_lists(lists)
+        keys, key_offsets = board_follower_keys(values, offsets, *_moveset(names[0]))
+        return pa.ListArray.from_arrays(pa.array(key_offsets, pa.int32()), pa.array(keys, pa.int64()))
+    pieces, order = [], []
+    for name in names:
+        where = np.flatnonzero(pc.equal(games, name).to_numpy(zero_copy_only=False)) if name else \
+            np.flatnonzero(games.is_null().to_numpy(zero_copy_only=False))
+        part = pc.take(lists, pa.array(where))
+        if name is None:
+            pieces.append(pa.nulls(len(where), pa.list_(pa.int64())))
+        else:
+            pieces.append(follower_keys_arrow(pa.array([name] * len(where)), part))
+        order.append(where)
+    inverse = np.empty(len(games), np.int64)
+    inverse[np.concatenate(order)] = np.arange(len(games))
+    return pa.concat_arrays(pieces).take(pa.array(inverse))

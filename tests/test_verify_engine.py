@@ -1,0 +1,255 @@
+"""verify's engine: the shared scan of the statements in the predicate form, follower statements
+chunk by chunk of subject n, bounded memory, progress, and damaged stores (queries/FORMAT.md)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+from harness import cli
+
+from pipeline.query import connect
+from pipeline.storage import COMPLETE, record_checksum
+from pipeline.verify import (
+    Statement,
+    StatementError,
+    fused_counts,
+    load_catalogue,
+    parse_statement,
+    run_statement,
+    verify,
+)
+
+KEYS = ("status", "rows", "min_n", "max_n", "counterexamples", "printed_counterexamples")
+
+
+def _fusable() -> list[Statement]:
+    return [st for st in load_catalogue() if st.fusable]
+
+
+def _same(con: duckdb.DuckDBPyConnection, statements: list[Statement], chunk_records: int) -> set[str]:
+    """The ids of the statements whose shared-scan result differs from the one they get alone;
+    and which of them have counterexamples."""
+    fused = fused_counts(con, statements, chunk_records=chunk_records)
+    assert set(fused) == {st.id for st in statements}
+    failing = set()
+    for st in statements:
+        alone = run_statement(con, st).as_dict()
+        shared = run_statement(con, st, fused[st.id]).as_dict()
+        assert {k: shared.get(k) for k in KEYS} == {k: alone.get(k) for k in KEYS}, st.id
+        assert shared["examples"] == alone["examples"], st.id
+        if alone["counterexamples"]:
+            failing.add(st.id)
+    return failing
+
+
+def test_catalogue_has_statements_in_the_predicate_form() -> None:
+    ids = {st.id for st in _fusable()}
+    assert {"chess.table1_downright", "chess.thm4_9", "lctr1.lemma2", "lctr1.lemma11"} <= ids
+
+
+def test_shared_scan_equals_each_statement_alone(small_store: Path) -> None:
+    """Every statement in the predicate form counts the same rows, n range, counterexamples and
+    printed-form counterexamples in the shared scan (in chunks of n of 2,000 records, so that
+    the sums over chunks are exercised) as when it runs alone."""
+    con = connect(small_store)
+    assert _same(con, _fusable(), chunk_records=2_000) == set()
+
+
+def test_shared_scan_equals_alone_with_counterexamples(small_store: Path, plant) -> None:
+    """On planted records (a downright sub-partition of a generalized staircase not pet, an LCTR
+    staircase with the wrong value) the statements that fail fail alike, with the same counts
+    and examples."""
+    store = plant(small_store, "downright", [4, 4, 2, 2], pet=False, sg=3)
+    store = plant(store, "lctr", [3, 2, 1], sg=0)
+    failing = _same(connect(store), _fusable(), chunk_records=5_000)
+    assert {"chess.table1_downright", "chess.thm4_9", "lctr1.lemma2", "lctr1.lemma11"} <= failing
+
+
+def test_shared_scan_reads_each_game_once_per_chunk(small_store: Path) -> None:
+    """ONE query per game and chunk of n, whatever the number of statements about the game."""
+    con = connect(small_store)
+    seen: list[str] = []
+
+    class Spy:
+        def execute(self, sql: str, *args):
+            if "FILTER" in sql and "WHERE false" not in sql:
+                seen.append(sql)
+            return con.execute(sql, *args)
+
+    statements = _fusable()
+    fused_counts(Spy(), statements, chunk_records=10**9)
+    games = {g for st in statements for g in st.games}
+    assert len(seen) == len(games)
+
+
+def test_predicate_form_is_checked(tmp_path: Path) -> None:
+    head = ("-- id: x.y\n-- source: s\n-- kind: lemma\n-- statement: s\n-- covers: lctr\n"
+            "-- games: lctr\n-- assert: sg <= 2\n")
+    (tmp_path / "a.sql").write_text(head)
+    st = parse_statement(tmp_path / "a.sql")
+    assert st.fusable and st.header["domain"] == 'SELECT n FROM "lctr" WHERE (true)'
+    (tmp_path / "b.sql").write_text(head + "SELECT 1\n")
+    with pytest.raises(StatementError, match="has no query"):
+        parse_statement(tmp_path / "b.sql")
+    (tmp_path / "c.sql").write_text(head.replace("lemma", "erratum"))
+    with pytest.raises(StatementError, match="needs a 'printed' predicate"):
+        parse_statement(tmp_path / "c.sql")
+    (tmp_path / "d.sql").write_text(head + "-- needs: followers\n")
+    with pytest.raises(StatementError, match="needs: record"):
+        parse_statement(tmp_path / "d.sql")
+
+
+# A follower statement of the form the catalogue's use: subjects restricted by verify_subject(n),
+# each joined to a record at smaller n (its first row removed); many counterexamples, so that the
+# sums over chunks are exercised.
+SUBJECT = """-- id: test.subject
+-- source: test
+-- kind: conjecture
+-- statement: removing the first row keeps the SG value
+-- covers: lctr
+-- needs: followers
+-- domain: SELECT n FROM lctr WHERE verify_subject(n) AND num_parts >= 2
+SELECT a.n, a.parts, a.sg, b.sg AS rest_sg
+FROM lctr AS a LEFT JOIN lctr AS b ON b.parts = a.parts[2:]
+WHERE verify_subject(a.n) AND a.num_parts >= 2 AND b.sg IS DISTINCT FROM a.sg
+"""
+
+
+def test_follower_statement_runs_n_by_n(small_store: Path, tmp_path: Path, monkeypatch) -> None:
+    """Chunk by chunk of subject n (variables subject_min_n/subject_max_n, views cut to
+    n <= subject_max_n) the result is the one of a single pass; the chunks really are several."""
+    import pipeline.verify as verify_module
+
+    (tmp_path / "s.sql").write_text(SUBJECT)
+    st = parse_statement(tmp_path / "s.sql")
+    con = connect(small_store)
+    whole = verify_module._run_statement(con, st, chunk_records=10**12).as_dict()
+    chunks: list[tuple[int, int]] = []
+    original = verify_module._subject_chunks
+
+    def spy(*args):
+        chunks.extend(original(*args) or [])
+        return original(*args)
+
+    monkeypatch.setattr(verify_module, "_subject_chunks", spy)
+    chunked = verify_module._run_statement(con, st, chunk_records=100).as_dict()
+    assert len(chunks) == 5 and chunks[-1] == (14, 14)
+    assert {k: chunked.get(k) for k in KEYS} == {k: whole.get(k) for k in KEYS}
+    assert chunked["examples"] == whole["examples"] and whole["counterexamples"] > 100
+    # the variables are gone afterwards: ad-hoc SQL sees every record
+    assert con.execute("SELECT count(*) FROM lctr WHERE verify_subject(n)").fetchone()[0] == \
+        con.execute("SELECT count(*) FROM lctr").fetchone()[0]
+
+
+def test_verify_memory_limit_defaults_to_4gb(small_store: Path, monkeypatch, capsys) -> None:
+    import pipeline.verify as verify_module
+
+    seen: list[dict] = []
+    original = verify_module.connect
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["settings"])
+        con = original(*args, **kwargs)
+        seen.append(con.execute("SELECT current_setting('memory_limit'), "
+                                "current_setting('preserve_insertion_order')").fetchone())
+        return con
+
+    monkeypatch.setattr(verify_module, "connect", spy)
+    code, _, _ = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
+                     "--report", "-")
+    assert code == 0 and seen[0]["memory_limit"] == "4GB" and seen[1][0].startswith("3.7 GiB")
+    assert seen[1][1] is False
+    code, _, _ = cli(capsys, "verify", "--results", str(small_store), "--only", "lctr1.lemma2",
+                     "--report", "-", "--memory-limit", "8GB")
+    assert code == 0 and seen[2]["memory_limit"] == "8GB"
+    with pytest.raises(SystemExit):
+        cli(capsys, "verify", "--help")
+    assert "4GB" in capsys.readouterr().out
+
+
+def test_progress_bars_on_standard_error(small_store: Path, capsys) -> None:
+    verify(small_store, ["lctr1.lemma2", "lctr1.lemma11", "lctr1.lemma3"], progress=True)
+    err = capsys.readouterr().err
+    assert "lctr: 2 statements" in err and "downright: 1 statements" in err and "rec" in err
+
+
+def _rot(store: Path, game: str, n: int) -> None:
+    """Bit rot that keeps the size, inode and ctime of a file: its bytes change (one record's sg)
+    but its commit record still has the old SHA-256 and the new ctime."""
+    job = store / f"game={game}" / f"n={n}"
+    f = sorted(job.glob("*.parquet"))[0]
+    table = pq.read_table(f)
+    con = duckdb.connect()
+    con.register("t", table)
+    new = con.sql("SELECT * REPLACE (CASE WHEN parts = [n]::SMALLINT[] THEN 2 ELSE sg END AS sg) "
+                  "FROM t").to_arrow_table().cast(table.schema)
+    pq.write_table(new, f)
+    record = json.loads((job / COMPLETE).read_text())
+    st = f.stat()
+    for entry in record["files"]:
+        if entry["name"] == f.name:
+            entry.update(bytes=st.st_size, ino=st.st_ino, ctime_ns=st.st_ctime_ns)
+    record["checksum"] = record_checksum(record)
+    (job / COMPLETE).write_text(json.dumps(record, sort_keys=True))
+
+
+def test_bit_rot_is_damage_not_a_failure(small_store: Path, tmp_path: Path, capsys) -> None:
+    """A file whose bytes changed while its ctime did not: verify hashes what it reads, leaves
+    that (game, n) out, checks the rest, names it in the summary and exits 3 (not 1: no
+    statement fails)."""
+    store = tmp_path / "results"
+    shutil.copytree(small_store, store)
+    _rot(store, "lctr", 9)
+    code, out, err = cli(capsys, "verify", "--results", str(store), "--only", "lctr1.lemma5",
+                         "--only", "lctr1.lemma2", "--report", "-")
+    assert code == 3, out
+    assert "2 statements: 2 hold" in out
+    assert "DAMAGED: 1 (game, n) of the store are damaged and were not checked (lctr n=9)" in out
+    assert "game=lctr n=9" in err and "SHA-256" in err
+
+
+def test_damaged_store_checks_the_rest(small_store: Path, tmp_path: Path, capsys) -> None:
+    store = tmp_path / "results"
+    shutil.copytree(small_store, store)
+    for f in (store / "game=downright" / "n=12").glob("*.parquet"):
+        f.unlink()
+    code, out, _ = cli(capsys, "verify", "--results", str(store), "--only", "lctr1.lemma2", "--report", "-")
+    assert code == 3 and "lctr1.lemma2" in out and " holds " in out
+    assert "DAMAGED: 1 (game, n)" in out and "(downright n=12)" in out
+
+
+def test_verify_on_a_cluster_equals_a_local_verify(small_store: Path, tmp_path: Path, capsys) -> None:
+    """A real scheduler and two workers (processes): `verify --scheduler` reports what a local
+    verify reports, statement by statement (the shared scan split into ranges of n, the other
+    statements one task each)."""
+    pytest.importorskip("distributed")
+    from test_cluster import Cluster
+
+    store = small_store
+    only = ["lctr1.*", "chess.table1_*", "chess.thm3_8", "lctr2.theorem19", "lctr2.lemma6"]
+    args = [a for pat in only for a in ("--only", pat)]
+    code, _, _ = cli(capsys, "verify", "--results", str(store), *args, "--format", "json", "--report",
+                     str(tmp_path / "local.md"))
+    local = json.loads((tmp_path / "local.json").read_text())["results"]
+    cluster = Cluster(tmp_path)
+    try:
+        cluster.add_worker()
+        cluster.add_worker()
+        cluster.wait_for_workers(2)
+        code2, _, _ = cli(capsys, "verify", "--results", str(store), *args, "--format", "json",
+                          "--report", str(tmp_path / "cluster.md"), "--scheduler", cluster.address)
+    finally:
+        cluster.stop()
+    remote = json.loads((tmp_path / "cluster.json").read_text())["results"]
+    assert code == code2 == 0
+
+    def key(r: dict) -> dict:
+        return {k: r.get(k) for k in (*KEYS, "id", "kind", "examples", "skipped", "missing_witnesses")}
+
+    assert [key(r) for r in remote] == [key(r) for r in local]
+    assert len(local) > 20

@@ -293,7 +293,7 @@ def connect(results: str | Path, macros: bool = True, min_n: int | None = None,
     (:mod:`pipeline.summaries`). ``whole_only``: the record views and ``jobs`` hold only the
     (game, n) whose records were all kept (``run --keep all``), as ``verify`` needs.
     """
-    return open_views(results, macros, min_n, max_n, settings, on_damage, whole_only).con
+    return open_views(results, macros, min_n, max_n, settings, on_damage, whole_only, deep).con
 
 
 #: Times :func:`open_views` builds the views again when a run replaces a (game, n) meanwhile.
@@ -302,7 +302,8 @@ BUILD_ATTEMPTS = 3
 
 def open_views(results: str | Path, macros: bool = True, min_n: int | None = None,
                max_n: int | None = None, settings: dict[str, str] | None = None,
-               on_damage: Callable[[str], None] = _warn, whole_only: bool = False) -> Views:
+               on_damage: Callable[[str], None] = _warn, whole_only: bool = False,
+               deep: bool = False) -> Views:
     """:func:`connect`'s connection with the files its views read. A (game, n) replaced while
     the views are built (a file listed by its commit record gone before DuckDB opened it) has
     them built again from the commit records now in place."""
@@ -312,7 +313,7 @@ def open_views(results: str | Path, macros: bool = True, min_n: int | None = Non
     store = Store.open(results, create=False)
     for attempt in range(BUILD_ATTEMPTS):
         try:
-            return _build_views(store, macros, min_n, max_n, settings, on_damage, whole_only)
+            return _build_views(store, macros, min_n, max_n, settings, on_damage, whole_only, deep)
         except StoreChanged:
             if attempt == BUILD_ATTEMPTS - 1:
                 raise
@@ -321,7 +322,7 @@ def open_views(results: str | Path, macros: bool = True, min_n: int | None = Non
 
 def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | None,
                  settings: dict[str, str] | None, on_damage: Callable[[str], None],
-                 whole_only: bool) -> Views:
+                 whole_only: bool, deep: bool = False) -> Views:
     spill_dir, spill_bytes = _spill_settings(store)
     con = duckdb.connect()
     # DuckDB draws a progress bar on standard output for a query that runs over two seconds,

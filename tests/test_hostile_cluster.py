@@ -179,6 +179,7 @@ def test_a_scheduler_that_does_not_answer_within_connect_timeout(tmp_path: Path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "cannot reach the Dask scheduler" in done.stderr and "within 1 s" in done.stderr
     assert time.monotonic() - start < 8
+    assert not (tmp_path / "r").exists()  # the refused run leaves no store behind
 
 
 @pytest.mark.parametrize("option", ["--lost-workers-timeout", "--connect-timeout"])

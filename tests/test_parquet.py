@@ -242,3 +242,12 @@ def test_schemas_differing_only_in_metadata_keep_their_own_footer(tmp_path):
         table = base.replace_schema_metadata({b"tag": tag})
         write_table(table, tmp_path / "x.parquet")
         assert pq.read_table(tmp_path / "x.parquet").schema.metadata[b"tag"] == tag
+
+
+@pytest.mark.parametrize("values", [[2**63 - 1], [-(2**63)], [2**63 - 2, 2**63 - 1, 2**63 - 1]])
+def test_int64_extremes_read_back(tmp_path, values: list[int]) -> None:
+    """A dictionary of low..high in int64 reaches 2^63 − 1 without wrapping to −2^63."""
+    table = pa.table({"c0": pa.array(values, pa.int64())},
+                     schema=pa.schema([pa.field("c0", pa.int64(), nullable=False)]))
+    write_table(table, tmp_path / "x.parquet")
+    assert pq.read_table(tmp_path / "x.parquet").column(0).to_pylist() == values

@@ -116,7 +116,8 @@ def _integer_chunk(name: str, array: pa.Array, bits: int, nullable: bool) -> Col
     if not nulls and 0 < span <= min(RANGE_DICTIONARY_SPAN, 2 * len(values) + 64):
         # The dictionary is low..high and an index is value - low: no lookup per value.
         bit_width = max(1, (span - 1).bit_length())
-        _dictionary_page(chunk, np.arange(low, high + 1))
+        # low + 0 .. low + span - 1, in int64: np.arange(low, high + 1) wraps at high = 2^63 - 1
+        _dictionary_page(chunk, np.int64(low) + np.arange(span, dtype=np.int64))
         out = pool_array(5 + 4 + rle_capacity(len(values), bit_width), np.uint8)
         size = range_page(values, low, bit_width, nullable, out)
     else:

@@ -45,9 +45,15 @@ os.environ.setdefault("JE_ARROW_MALLOC_CONF", "narenas:1,dirty_decay_ms:-1,muzzy
 RECORD_DEPENDENCIES = ("numba", "llvmlite", "numpy", "pyarrow", "duckdb")
 
 
-def _queries_dir() -> Path:
-    """The statement catalogue's folder, found as :func:`pipeline.query.queries_dir` finds it
-    (that module imports pyarrow, which every command's start must not)."""
+def queries_dir() -> Path:
+    """The statement catalogue's folder (statements, ``macros.sql``, searches).
+
+    ``$PARTGAMES_QUERIES`` when set; else the copy an installed package carries as
+    ``pipeline/queries`` (a wheel, ``pip install .``); else ``queries/`` at the top of the
+    checkout the package runs from (an editable install). Here, not in :mod:`pipeline.query`
+    (which re-exports it), because the code digest needs it and that module imports pyarrow,
+    which every command's start must not.
+    """
     env = os.environ.get("PARTGAMES_QUERIES")
     if env:
         return Path(env)
@@ -64,7 +70,7 @@ def record_sources(package: Path) -> list[tuple[str, Path]]:
     statement leaves the code of the records (and numba's cache) as it is."""
     files = [(path.relative_to(package).as_posix(), path) for path in package.rglob("*.py")
              if path.relative_to(package).parts[0] != "queries"]
-    macros = _queries_dir() / "macros.sql"
+    macros = queries_dir() / "macros.sql"
     if macros.is_file():
         files.append(("queries/macros.sql", macros))
     return sorted(files)

@@ -20,24 +20,10 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from pipeline import queries_dir  # re-exported: pipeline.query.queries_dir
 from pipeline.errors import UsageError
 from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, SLOWNIM_SCHEMA, SUMMARY_SCHEMA, summary_row
 from pipeline.storage import Store, StoreError, literal_path
-
-
-def queries_dir() -> Path:
-    """The statement catalogue's folder (statements, ``macros.sql``, searches).
-
-    ``$PARTGAMES_QUERIES`` when set; else the copy an installed package carries as
-    ``pipeline/queries`` (a wheel, ``pip install .``); else ``queries/`` at the top of the
-    checkout the package runs from (an editable install).
-    """
-    env = os.environ.get("PARTGAMES_QUERIES")
-    if env:
-        return Path(env)
-    package = Path(__file__).resolve().parent
-    shipped = package / "queries"
-    return shipped if shipped.is_dir() else package.parent / "queries"
 
 
 def _sql_type(t: pa.DataType) -> str:

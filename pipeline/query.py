@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from pipeline import queries_dir  # re-exported: pipeline.query.queries_dir
 from pipeline.errors import UsageError
+from pipeline.neighbourhood import neighbourhood_macro
 from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, SLOWNIM_SCHEMA, SUMMARY_SCHEMA, summary_row
 from pipeline.storage import Store, StoreError, literal_path
 
@@ -330,6 +331,7 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
         macro_file = queries_dir() / "macros.sql"
         if macro_file.is_file():
             con.execute(macro_file.read_text())
+        con.execute(neighbourhood_macro())
     root = store.root.resolve()
     # The views read the files named by the commit records of the sound (game, n), and only
     # those: a damaged (game, n) (a file missing, resized or rewritten since its commit) is left

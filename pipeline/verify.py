@@ -29,6 +29,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.errors import PartgamesError
+from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
 from pipeline.query import connect, explain, queries_dir
 from pipeline.schema import BOARD_GAMES
 from pipeline.storage import Store
@@ -87,9 +88,10 @@ class Statement:
 
     @property
     def fusable(self) -> bool:
-        """Whether verify may evaluate it in the shared scan of its games' records: a statement
-        in the predicate form of ``needs: record``."""
-        return bool(self.clauses) and self.needs == "record"
+        """Whether verify may evaluate it in the shared scan of its games' records (``needs:
+        record``) or of their neighbourhoods (``needs: followers``): a statement in the predicate
+        form."""
+        return bool(self.clauses) and self.needs in ("record", "followers")
 
     @property
     def id(self) -> str:
@@ -177,19 +179,33 @@ def _predicate_statement(path: Path, header: dict[str, str], body: list[str]) ->
     if header["kind"] not in KINDS:
         raise StatementError(f"{path}: kind {header['kind']!r} is not one of {sorted(KINDS)}")
     header.setdefault("needs", "record")
-    if header["needs"] != "record":
-        raise StatementError(f"{path}: a statement with 'assert' reads the record only (needs: record)")
+    if header["needs"] not in ("record", "followers"):
+        raise StatementError(f"{path}: a statement with 'assert' reads the record (needs: record) or its "
+                             "neighbourhood (needs: followers)")
     games = tuple(g.strip() for g in header["games"].split(",") if g.strip())
     clauses = _clauses(header, "assert", "where")
     printed = _clauses(header, "printed", "printed_where")
     if header["kind"] in ("erratum", "model") and not printed:
         raise StatementError(f"{path}: kind {header['kind']} needs a 'printed' predicate")
     show = header.get("show", "")
+    followers = header["needs"] == "followers"
     header["domain"] = " UNION ALL ".join(
-        f"SELECT n FROM {_quote(g)} WHERE {_any_where(clauses, g)}" for g in games)
-    return Statement(path, header, _predicate_query(games, clauses, show),
-                     _predicate_query(games, printed, show) if printed else None,
+        f"SELECT n FROM {_source(g, followers)} WHERE {_subjects(followers)}({_any_where(clauses, g)})"
+        for g in games)
+    return Statement(path, header, _predicate_query(games, clauses, show, followers),
+                     _predicate_query(games, printed, show, followers) if printed else None,
                      games, clauses, printed, show)
+
+
+def _source(game: str, followers: bool) -> str:
+    """What the predicate form reads: the game's records, or their neighbourhoods
+    (:mod:`pipeline.neighbourhood`) for ``needs: followers``."""
+    return f"neighbourhood('{game}')" if followers else _quote(game)
+
+
+def _subjects(followers: bool) -> str:
+    """A follower statement checks the records of the pass's chunk of n (macro verify_subject)."""
+    return f"{SUBJECT_MACRO}n) AND " if followers else ""
 
 
 def _any_where(clauses: tuple[Clause, ...], game: str) -> str:
@@ -197,15 +213,24 @@ def _any_where(clauses: tuple[Clause, ...], game: str) -> str:
     return " OR ".join(f"({c.where})" for c in clauses if c.about(game)) or "false"
 
 
-def _predicate_query(games: tuple[str, ...], clauses: tuple[Clause, ...], show: str) -> str:
+def _predicate_query(games: tuple[str, ...], clauses: tuple[Clause, ...], show: str,
+                     followers: bool = False) -> str:
     """The counterexamples of the predicate form: per game and clause, the records with
     ``where`` and not ``assert`` (NULL is no counterexample, as in a WHERE clause)."""
     labelled = any(c.label for c in clauses)
     cols = "n, parts" + (f", {show}" if show else "")
     return "\nUNION ALL\n".join(
         f"SELECT '{g}' AS game, " + (f"'{c.label or ''}' AS family, " if labelled else "")
-        + f"{cols} FROM {_quote(g)} WHERE ({c.where}) AND NOT ({c.check})"
+        + f"{cols} FROM {_source(g, followers)} "
+        + f"WHERE {_subjects(followers)}({c.where}) AND {_fails(c, followers)}"
         for g in games for c in clauses if c.about(g))
+
+
+def _fails(clause: Clause, followers: bool) -> str:
+    """A record's failure of a clause: ``assert`` false (a NULL is no counterexample, as in a WHERE
+    clause), or, over a neighbourhood, not true: there a NULL is a neighbour's record missing,
+    and a statement never holds on a record it could not check."""
+    return f"({clause.check}) IS NOT TRUE" if followers else f"NOT ({clause.check})"
 
 
 def _strip_query(text: str) -> str:
@@ -380,57 +405,121 @@ def n_chunks(records: dict[int, int], limit: int = CHUNK_RECORDS) -> list[tuple[
 
 
 def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
-                 progress: Progress | None = None,
-                 chunk_records: int = CHUNK_RECORDS) -> dict[str, Counts]:
+                 progress: Progress | None = None, chunk_records: int = CHUNK_RECORDS,
+                 subjects: tuple[int, int] | None = None) -> dict[str, Counts]:
     """The counts of every statement in the predicate form (``fusable``), read in ONE scan of
-    each game's records (per chunk of n): for each statement ``count(*) FILTER (WHERE where)``
-    and, per clause, ``count(*) FILTER (WHERE where AND NOT assert)``, and the same for its
-    printed form. A statement whose predicates DuckDB refuses is left out (it then runs alone,
-    where its error is reported as its own)."""
+    each game's records per chunk of n (``needs: record``), and in ONE join pass of each game's
+    neighbourhoods per chunk of n (``needs: followers``; :mod:`pipeline.neighbourhood`, keys
+    from n alone, the neighbours at n up to the chunk's): for each statement ``count(*) FILTER
+    (WHERE where)`` and, per clause, ``count(*) FILTER (WHERE where AND NOT assert)``, and the
+    same for its printed form. A statement whose predicates DuckDB refuses is left out (it then
+    runs alone, where its error is reported as its own). ``subjects``: only the records with n in
+    this range (the views may hold smaller n, which the neighbourhoods read)."""
     fusable = [st for st in statements if st.fusable]
     out: dict[str, Counts] = {}
     if not fusable:
         return out
     records = _job_records(con)
-    by_game: dict[str, list[Statement]] = {}
+    stored = _stored(con)
+    selected = selection_store(con)
+    groups: dict[tuple[str, bool], list[Statement]] = {}
     for st in fusable:
         for g in st.games:
-            by_game.setdefault(g, []).append(st)
+            groups.setdefault((g, st.needs == "followers"), []).append(st)
     # a statement DuckDB cannot bind goes alone (its error then names it)
     ok: set[str] = set()
     for st in fusable:
         try:
             for g in st.games:
-                con.execute(f"SELECT {', '.join(_aggregates(st, g))} FROM {_quote(g)} WHERE false").fetchall()
+                source = _source(g, st.needs == "followers")
+                con.execute(f"SELECT {', '.join(_aggregates(st, g))} FROM {source} WHERE false").fetchall()
             ok.add(st.id)
         except duckdb.Error:
             continue
-    for game in sorted(by_game):
-        sts = [st for st in by_game[game] if st.id in ok]
+    plans: dict[tuple[str, bool], tuple[list[Statement], dict[int, int]]] = {}
+    for (game, followers), group in sorted(groups.items()):
+        sts = [st for st in group if st.id in ok]
         if not sts:
             continue
+        for st in sts:
+            out.setdefault(st.id, Counts(printed=0 if st.printed_clauses else None))
+        by_n = records.get(game, {})
+        if followers:
+            # the records whose every follower is held (restricted_views); none in a family
+            # run's or partitions file's store, whose (game, n) hold some partitions of n only
+            held = 0 if selected else _prefix(stored.get(game, set()))
+            by_n = {n: k for n, k in by_n.items() if n <= held}
+        if subjects is not None:
+            by_n = {n: k for n, k in by_n.items() if subjects[0] <= n <= subjects[1]}
+        plans[game, followers] = sts, by_n
+
+    def count(game: str, sts: list[Statement], source: str) -> None:
         aggs = [a for st in sts for a in _aggregates(st, game)]
-        chunks = n_chunks(records.get(game, {}), chunk_records) or [(0, -1, 0)]
-        bar = progress.bar(f"{game}: {len(sts)} statements", sum(c[2] for c in chunks)) if progress else None
         start = time.perf_counter()
+        row = con.execute(f"SELECT {', '.join(aggs)} FROM {source}").fetchall()[0]
+        i = 0
+        for st in sts:
+            width = 4 + (st.printed_clauses != ())
+            vals = row[i:i + width]
+            i += width
+            out[st.id].add(vals[0], vals[1], vals[2], vals[3], vals[4] if st.printed_clauses else None)
+            out[st.id].seconds += (time.perf_counter() - start) / len(sts)
+
+    for (game, followers), (sts, by_n) in plans.items():
+        if followers:
+            continue
+        chunks = n_chunks(by_n, chunk_records)
+        bar = (progress.bar(f"{game} records: {len(sts)} statements", sum(c[2] for c in chunks))
+               if progress else None)
         for lo, hi, size in chunks:
-            row = con.execute(f"SELECT {', '.join(aggs)} FROM {_quote(game)} "
-                              f"WHERE n BETWEEN {lo} AND {hi}").fetchone()
-            i = 0
-            for st in sts:
-                width = 4 + (st.printed_clauses != ())
-                vals = row[i:i + width]
-                i += width
-                out.setdefault(st.id, Counts(printed=0 if st.printed_clauses else None)).add(
-                    vals[0], vals[1], vals[2], vals[3], vals[4] if st.printed_clauses else None)
+            count(game, sts, f"{_quote(game)} WHERE n BETWEEN {lo} AND {hi}")
             if bar is not None:
                 bar.update(size)
         if bar is not None:
             bar.close()
-        share = (time.perf_counter() - start) / len(sts)
-        for st in sts:
-            out[st.id].seconds += share
+    # The neighbourhoods chunk by chunk of n, every game's in turn: the keys of a chunk depend on
+    # n alone and are computed once (a game's neighbours are its own records).
+    nb = {game: plan for (game, followers), plan in plans.items() if followers}
+    per_n: dict[int, int] = {}
+    for _, by_n in nb.values():
+        for n, k in by_n.items():
+            per_n[n] = max(per_n.get(n, 0), k)
+    chunks = n_chunks(per_n, min(chunk_records, NEIGHBOURHOOD_RECORDS))
+    total = sum(k for _, by_n in nb.values() for k in by_n.values())
+    bar = progress.bar(f"neighbourhoods: {len({st.id for sts, _ in nb.values() for st in sts})} statements",
+                       total) if progress and nb else None
+    for lo, hi, _ in chunks:
+        from pipeline.games.features import neighbour_key_table  # numba: only here
+
+        start = time.perf_counter()
+        con.register(NEIGHBOUR_KEYS, neighbour_key_table(lo, hi))
+        share = (time.perf_counter() - start) / max(1, len(nb))
+        try:
+            for game, (sts, by_n) in nb.items():
+                ns = [n for n in by_n if lo <= n <= hi]
+                if not ns:
+                    continue
+                for st in sts:
+                    out[st.id].seconds += share / len(sts)
+                used = neighbours_read(" ".join(f"{c.where} {c.check}" for st in sts
+                                                for c in (*st.clauses, *st.printed_clauses)))
+                rows = neighbourhood_sql(_quote(game), NEIGHBOUR_KEYS, min(ns), max(ns), used)
+                count(game, sts, f"({rows})")
+                if bar is not None:
+                    bar.update(sum(by_n[n] for n in ns))
+        finally:
+            con.unregister(NEIGHBOUR_KEYS)
+    if bar is not None:
+        bar.close()
     return out
+
+
+#: A chunk of the neighbourhood pass holds at most this many records of a game (or one n): its
+#: joins' hash tables then stay in memory (n <= 60 on the 2-core machine: 20 M records a chunk
+#: 10.5 s, 2 M 7.9 s for one statement over LCTR and Downright).
+NEIGHBOURHOOD_RECORDS = 2_000_000
+#: The relation of the neighbour keys of a chunk of n, registered while its pass runs.
+NEIGHBOUR_KEYS = "_neighbour_keys"
 
 
 def _aggregates(st: Statement, game: str) -> list[str]:
@@ -440,7 +529,7 @@ def _aggregates(st: Statement, game: str) -> list[str]:
     where = _any_where(st.clauses, game)
 
     def fails(clauses: tuple[Clause, ...]) -> str:
-        return " + ".join([f"count(*) FILTER (WHERE ({c.where}) AND NOT ({c.check}))"
+        return " + ".join([f"count(*) FILTER (WHERE ({c.where}) AND {_fails(c, st.needs == 'followers')})"
                            for c in clauses if c.about(game)] or ["0"])
 
     cols = [f"count(*) FILTER (WHERE {where})", f"min(n) FILTER (WHERE {where})",

@@ -6,9 +6,10 @@ The store is on a filesystem every worker mounts at the client's path (as for ``
 never records. The catalogue is split into
 
 - the statements in the predicate form without witnesses (``Statement.fusable``), which read a
-  record and nothing else: one task per range of n, each counting all of them in one scan of
-  its records (:func:`pipeline.verify.fused_counts`); the client adds the counts up and keeps
-  the first examples by n;
+  record (or its neighbourhood, ``needs: followers``) and nothing else: one task per range of n
+  (and kind), each counting all of them in one scan of its records or neighbourhoods
+  (:func:`pipeline.verify.fused_counts`); the client adds the counts up and keeps the first
+  examples by n;
 - every other statement: one task each, over the whole range of n (it may read any n up to
   its own).
 
@@ -49,11 +50,17 @@ def _connect(results: str, min_n: int | None, max_n: int | None, settings: dict[
 
 def range_task(results: str, ids: list[str], min_n: int, max_n: int,
                settings: dict[str, str] | None) -> tuple[dict[str, tuple], list[str]]:
-    """On a worker: the shared-scan counts of the statements ``ids`` over min_n ≤ n ≤ max_n, with
-    their first examples (of the corrected and the printed form) where they have some."""
-    con, damaged = _connect(results, min_n, max_n, settings)
+    """On a worker: the shared-scan counts of the statements ``ids`` over the records with
+    min_n ≤ n ≤ max_n, with their first examples (of the corrected and the printed form) where
+    they have some. The views hold every n up to max_n when a statement reads neighbourhoods
+    (``needs: followers``: the followers of n lie at smaller n)."""
     statements = load_catalogue(select=ids)
-    counts = fused_counts(con, statements)
+    followers = any(st.needs == "followers" for st in statements)
+    con, damaged = _connect(results, None if followers else min_n, max_n, settings)
+    counts = fused_counts(con, statements, subjects=(min_n, max_n))
+    # the examples of a follower statement: its subjects in this range (macro verify_subject)
+    con.execute(f"SET VARIABLE subject_min_n = {int(min_n)}")
+    con.execute(f"SET VARIABLE subject_max_n = {int(max_n)}")
     out = {}
     for st in statements:
         c = counts.get(st.id)
@@ -110,8 +117,11 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
     ranges = _ranges(results, min_n, max_n, RANGES_PER_WORKER * workers) if shared else []
     start = time.perf_counter()
     ids = [st.id for st in shared]
-    range_futures = [client.submit(range_task, results, ids, lo, hi, settings, pure=False)
-                     for lo, hi in ranges]
+    # the record statements and the neighbourhood ones apart: the first read only their range
+    groups = [[st.id for st in shared if st.needs != "followers"],
+              [st.id for st in shared if st.needs == "followers"]]
+    range_futures = [client.submit(range_task, results, group, lo, hi, settings, pure=False)
+                     for lo, hi in ranges for group in groups if group]
     shared_ids = set(ids)
     whole_futures = {st.id: client.submit(whole_task, results, st.id, min_n, max_n, settings, pure=False)
                      for st in statements if st.id not in shared_ids}

@@ -8,67 +8,26 @@
 --   the largest λ_{i+1+a} − b over the moves (a,b) ∈ M (only the shortest moves matter), at least 0:
 --   Downright, King, Rook, Queen max(λ_{i+1} − 1, λ_{i+2}); Pawn λ_{i+1} − 1; pawn_t λ_{i+2};
 --   Knight max(λ_{i+2} − 2, λ_{i+3} − 1); Bishop λ_{i+2} − 1.
--- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen; every non-terminal partition
+-- covers: downright, pawn, pawn_t, bishop, king, rook, queen; every non-terminal partition (Knight,
+--   whose truncation is no neighbour of the record's, is chess.thm4_4_knight)
 -- needs: followers
--- domain: SELECT n FROM downright WHERE height > 0 AND verify_subject(n) UNION ALL SELECT n FROM pawn WHERE height > 0 AND verify_subject(n)
---   UNION ALL SELECT n FROM pawn_t WHERE height > 0 AND verify_subject(n) UNION ALL SELECT n FROM knight WHERE height > 0 AND verify_subject(n)
---   UNION ALL SELECT n FROM bishop WHERE height > 0 AND verify_subject(n) UNION ALL SELECT n FROM king WHERE height > 0 AND verify_subject(n)
---   UNION ALL SELECT n FROM rook WHERE height > 0 AND verify_subject(n) UNION ALL SELECT n FROM queen WHERE height > 0 AND verify_subject(n)
-WITH tr AS (
-    SELECT 'downright' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM downright WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN downright AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-    UNION ALL
-    SELECT 'king' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM king WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN king AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-    UNION ALL
-    SELECT 'rook' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM rook WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN rook AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-    UNION ALL
-    SELECT 'queen' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(list_transform(list_zip(parts, parts[2:]), lambda z: greatest(z[1] - 1, coalesce(z[2], 0))),
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM queen WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN queen AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-    UNION ALL
-    SELECT 'pawn' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(list_transform(parts, lambda x: x - 1),
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM pawn WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN pawn AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-    UNION ALL
-    SELECT 'pawn_t' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(parts[2:],
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM pawn_t WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN pawn_t AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-    UNION ALL
-    SELECT 'knight' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(list_transform(list_zip(parts[2:], parts[3:]), lambda z: greatest(z[1] - 2, coalesce(z[2], 0) - 1)),
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM knight WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN knight AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-    UNION ALL
-    SELECT 'bishop' AS game, t.n, t.parts, t.sg_misere, t.trunc, s.sg AS trunc_sg
-    FROM (SELECT n, parts, sg_misere,
-                 list_filter(list_transform(parts[2:], lambda x: x - 1),
-                             lambda x: x > 0)::SMALLINT[] AS trunc
-          FROM bishop WHERE height > 0 AND verify_subject(n)) AS t
-    LEFT JOIN bishop AS s ON record_key(s.n, s.ordinal) = part_key(t.trunc)
-)
-SELECT * FROM tr WHERE (sg_misere = 0) IS DISTINCT FROM (trunc_sg = 0)
+-- games: downright, king, rook, queen, pawn, pawn_t, bishop
+-- show: sg_misere, minus_sg, l_sg, t_sg, d_sg
+-- The truncation is a neighbour of the record (pipeline/neighbourhood.py): λ⁻ (every corner removed)
+-- for Downright, King, Rook and Queen, L(λ) for Pawn, T(λ) for pawn_t, λ[1,1] for Bishop.
+-- where: height > 0
+-- label: trunc = λ⁻
+-- on: downright, king, rook, queen
+-- assert: (sg_misere = 0) = (minus_sg = 0)
+-- label_2: trunc = L(λ)
+-- where_2: height > 0
+-- on_2: pawn
+-- assert_2: (sg_misere = 0) = (l_sg = 0)
+-- label_3: trunc = T(λ)
+-- where_3: height > 0
+-- on_3: pawn_t
+-- assert_3: (sg_misere = 0) = (t_sg = 0)
+-- label_4: trunc = λ[1,1]
+-- where_4: height > 0
+-- on_4: bishop
+-- assert_4: (sg_misere = 0) = (d_sg = 0)

@@ -6,27 +6,19 @@
 --   to λ[0,1] when λ1 > 1).
 -- covers: lctr, downright; every partition and each of its moves
 -- needs: followers
--- domain: SELECT n FROM lctr WHERE verify_subject(n) UNION ALL SELECT n FROM downright WHERE verify_subject(n)
--- One join per game, each move against its own game's records only (a join to both tables with the game
--- in the condition kept both hash tables of every record's parts: n <= 80 failed at a 38 GiB spill limit,
--- and now holds in 163 s; n <= 70 36 -> 26 s).
-WITH lm AS (
-    SELECT 'lctr' AS game, n, parts, sg, 'T' AS move, parts[2:] AS target FROM lctr WHERE verify_subject(n)
-    UNION ALL
-    SELECT 'lctr', n, parts, sg, 'L', list_filter(list_transform(parts, lambda x: x - 1), lambda x: x > 0)
-    FROM lctr WHERE verify_subject(n)
-),
-dm AS (
-    SELECT 'downright' AS game, n, parts, sg, 'T' AS move, parts[2:] AS target FROM downright WHERE num_parts > 1 AND verify_subject(n)
-    UNION ALL
-    SELECT 'downright', n, parts, sg, 'L', list_filter(list_transform(parts, lambda x: x - 1), lambda x: x > 0)
-    FROM downright WHERE largest > 1 AND verify_subject(n)
-)
-SELECT lm.game, lm.n, lm.parts, lm.sg, lm.move, lm.target,
-       CASE WHEN len(lm.target) = 0 THEN 0 ELSE l.sg END AS target_sg
-FROM lm LEFT JOIN lctr l ON record_key(l.n, l.ordinal) = part_key(lm.target)
-WHERE lm.sg = CASE WHEN len(lm.target) = 0 THEN 0 ELSE l.sg END
-UNION ALL
-SELECT dm.game, dm.n, dm.parts, dm.sg, dm.move, dm.target, d.sg
-FROM dm LEFT JOIN downright d ON record_key(d.n, d.ordinal) = part_key(dm.target)
-WHERE dm.sg = d.sg
+-- games: lctr, downright
+-- show: sg, t_sg, l_sg
+-- label: T, λ[1,0]
+-- on: lctr
+-- assert: sg <> t_sg
+-- label_2: L, λ[0,1]
+-- on_2: lctr
+-- assert_2: sg <> l_sg
+-- label_3: L, λ[0,1]
+-- on_3: downright
+-- where_3: largest > 1
+-- assert_3: sg <> l_sg
+-- label_4: T, λ[1,0]
+-- on_4: downright
+-- where_4: num_parts > 1
+-- assert_4: sg <> t_sg

@@ -7,57 +7,22 @@
 --   conjugation-invariant. Item (1) is checked for the moves (i,j) = (1,0), (0,1) on every record
 --   (λ'[1,0] = (λ[0,1])' and λ'[0,1] = (λ[1,0])', comparing with the stored conjugate of the follower's
 --   record); all other cells follow by composing moves (Equation 1).
--- covers: lctr, downright; every partition, joined to the record of its conjugate and to the records
---   of its followers
+-- covers: lctr, downright; every partition, joined to the record of its conjugate (item 2) and, for
+--   LCTR, to the records of its followers (item 1: the follower's stored conjugate against the
+--   record's: λ'[1,0] = conjugate[2:], λ'[0,1] the conjugate's parts less one)
 -- needs: followers
--- domain: SELECT n FROM lctr WHERE verify_subject(n) UNION ALL SELECT n FROM downright WHERE verify_subject(n)
-WITH pairs AS (
-    SELECT 'lctr' AS game, a.n, a.parts, b.parts IS NULL AS missing,
-           a.sg IS DISTINCT FROM b.sg AS d_sg,
-           a.sg_misere IS DISTINCT FROM b.sg_misere AS d_sg_misere,
-           a.nodes IS DISTINCT FROM b.nodes AS d_nodes,
-           a.leaves IS DISTINCT FROM b.leaves AS d_leaves,
-           a.states IS DISTINCT FROM b.states AS d_states,
-           a.height IS DISTINCT FROM b.height AS d_height,
-           a.domestic IS DISTINCT FROM b.domestic OR a.tame IS DISTINCT FROM b.tame
-               OR a.pet IS DISTINCT FROM b.pet OR a.miserable IS DISTINCT FROM b.miserable
-               OR a.forced IS DISTINCT FROM b.forced OR a.returnable IS DISTINCT FROM b.returnable AS d_flags
-    FROM lctr a LEFT JOIN lctr b ON record_key(b.n, b.ordinal) = part_key(a.conjugate)
-    WHERE verify_subject(a.n)
-    UNION ALL
-    SELECT 'downright', a.n, a.parts, b.parts IS NULL,
-           a.sg IS DISTINCT FROM b.sg, a.sg_misere IS DISTINCT FROM b.sg_misere,
-           a.nodes IS DISTINCT FROM b.nodes, a.leaves IS DISTINCT FROM b.leaves,
-           a.states IS DISTINCT FROM b.states, a.height IS DISTINCT FROM b.height,
-           a.domestic IS DISTINCT FROM b.domestic OR a.tame IS DISTINCT FROM b.tame
-               OR a.pet IS DISTINCT FROM b.pet OR a.miserable IS DISTINCT FROM b.miserable
-               OR a.forced IS DISTINCT FROM b.forced OR a.returnable IS DISTINCT FROM b.returnable
-    FROM downright a LEFT JOIN downright b ON record_key(b.n, b.ordinal) = part_key(a.conjugate)
-    WHERE verify_subject(a.n)
-),
--- item1 is read twice: NOT MATERIALIZED keeps DuckDB from storing every record with its four lists
--- first (n <= 70: 14.1 -> 6.9 GB, 48 -> 45 s).
-item1 AS NOT MATERIALIZED (
-    SELECT a.n, a.parts, a.conjugate,
-           list_filter(list_transform(a.parts, lambda x: x - 1), lambda x: x > 0) AS l,
-           a.parts[2:] AS t,
-           a.conjugate[2:] AS conj_t,
-           list_filter(list_transform(a.conjugate, lambda x: x - 1), lambda x: x > 0) AS conj_l
-    FROM lctr a
-)
-SELECT game, n, parts,
-       CASE WHEN missing THEN 'conjugate record missing'
-            ELSE concat_ws(',', CASE WHEN d_sg THEN 'sg' END, CASE WHEN d_sg_misere THEN 'sg_misere' END,
-                           CASE WHEN d_nodes THEN 'nodes' END, CASE WHEN d_leaves THEN 'leaves' END,
-                           CASE WHEN d_states THEN 'states' END, CASE WHEN d_height THEN 'height' END,
-                           CASE WHEN d_flags THEN 'flags' END) END AS differs
-FROM pairs
-WHERE missing OR d_sg OR d_sg_misere OR d_nodes OR d_leaves OR d_states OR d_height OR d_flags
-UNION ALL
-SELECT 'lctr', i.n, i.parts, 'item 1: λ''[1,0] <> (λ[0,1])'''
-FROM item1 i JOIN lctr f ON f.parts = i.l
-WHERE f.conjugate::INTEGER[] <> i.conj_t::INTEGER[]
-UNION ALL
-SELECT 'lctr', i.n, i.parts, 'item 1: λ''[0,1] <> (λ[1,0])'''
-FROM item1 i JOIN lctr f ON f.parts = i.t
-WHERE f.conjugate::INTEGER[] <> i.conj_l::INTEGER[]
+-- games: lctr, downright
+-- show: sg, conj_sg, conj_key
+-- label: item 2: every column of λ' as of λ
+-- assert: sg IS NOT DISTINCT FROM conj_sg AND sg_misere IS NOT DISTINCT FROM conj_sg_misere
+--   AND nodes IS NOT DISTINCT FROM conj_nodes AND leaves IS NOT DISTINCT FROM conj_leaves
+--   AND states IS NOT DISTINCT FROM conj_states AND height IS NOT DISTINCT FROM conj_height
+--   AND domestic IS NOT DISTINCT FROM conj_domestic AND tame IS NOT DISTINCT FROM conj_tame
+--   AND pet IS NOT DISTINCT FROM conj_pet AND miserable IS NOT DISTINCT FROM conj_miserable
+--   AND forced IS NOT DISTINCT FROM conj_forced AND returnable IS NOT DISTINCT FROM conj_returnable
+-- label_2: item 1: λ'[1,0] = (λ[0,1])'
+-- on_2: lctr
+-- assert_2: l_conjugate = conjugate[2:]
+-- label_3: item 1: λ'[0,1] = (λ[1,0])'
+-- on_3: lctr
+-- assert_3: t_conjugate = list_filter(list_transform(conjugate, lambda x: x - 1), lambda x: x > 0)

@@ -42,7 +42,7 @@ def test_catalogue_holds_on_small_store(baseline: dict[str, dict]) -> None:
 
 SG_FAMILY = {"lctr1.theorem1", "lctr2.corollary1", "lctr2.equation3", "lctr2.theorem22"}
 DOWNRIGHT_SG = {"lctr1.theorem1", "lctr2.corollary1", "lctr2.equation4", "lctr2.lemma10", "lctr2.lemma7",
-                "lctr2.theorem11", "lctr2.theorem22", "lctr2.theorem9", "lctr2.theorem9_lctr"}
+                "lctr2.theorem11", "lctr2.theorem22", "lctr2.theorem9_lctr"}
 LEAVES = {"lctr2.corollary23", "lctr2.lemma25", "lctr2.lemma26", "lctr2.lemma6", "lctr2.table1"}
 
 # (game, parts, planted columns, statement ids that must fail, id whose examples show the record).
@@ -104,10 +104,12 @@ PLANTS = [
       "lctr2.lemma13", "lctr2.lemma4", "lctr2.lemma6", "lctr2.observation5", "lctr2.theorem22"},
      "lctr1.lemma2"),
     # Downright staircase S_3, true value 0
-    ("downright", [3, 2, 1], {"sg": 1}, DOWNRIGHT_SG | {"lctr2.lemma3"}, "lctr2.lemma3"),
+    # (3,2,1) is λ⁻ of (4,2,2): Theorem 9's Equation 7 part too
+    ("downright", [3, 2, 1], {"sg": 1}, DOWNRIGHT_SG | {"lctr2.lemma3", "lctr2.theorem9"}, "lctr2.lemma3"),
     # Downright diagonal propagation: SG(D(3,3)) = SG(D((3,3)[1,1])) = SG(D(2)) = 1
     ("downright", [3, 3], {"sg": 0}, DOWNRIGHT_SG | {"lctr2.lemma6"}, "lctr2.lemma10"),
-    ("downright", [4, 2], {"sg": 2}, DOWNRIGHT_SG | {"lctr2.lemma6"}, "lctr2.theorem11"),
+    # (4,2) is λ⁻ of (5,3)
+    ("downright", [4, 2], {"sg": 2}, DOWNRIGHT_SG | {"lctr2.lemma6", "lctr2.theorem9"}, "lctr2.theorem11"),
     # a (0,2) pair in LCTR
     ("lctr", [4, 3], {"sg_misere": 2}, {"lctr2.lemma18", "lctr2.lemma6", "lctr2.theorem19"}, "lctr2.lemma18"),
     # misère Downright vs Downright on λ with its corners removed (Theorem 9, Equation 7)

@@ -1,0 +1,112 @@
+"""The neighbourhood of a record (pipeline/neighbourhood.py): the keys verify generates from n
+alone (:func:`pipeline.games.features.neighbour_keys`) against a plain-Python reference written
+from the definitions, the rows of verify's join pass against those of the table macro
+``neighbourhood(game)`` (keys from the record's lists), and the predicate form of a follower
+statement counting a missing neighbour as a counterexample.
+
+The reference: the partitions of n in the walk's order (docs/records.md: sorted by their
+ascending parts), T(λ) drops the first row, L(λ) one cell of every row, λ[1,1] both, λ⁻ one
+cell of every row longer than the next (a corner), λ'_j = #{i : λ_i ≥ j}.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys
+from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
+from pipeline.query import connect
+from pipeline.verify import NEIGHBOUR_KEYS, fused_counts, load_catalogue, parse_statement
+
+
+def partitions(n: int, largest: int | None = None):
+    if n == 0:
+        yield ()
+        return
+    for first in range(min(n, largest or n), 0, -1):
+        for rest in partitions(n - first, first):
+            yield (first, *rest)
+
+
+def walk_order(n: int) -> list[tuple[int, ...]]:
+    return sorted(partitions(n), key=lambda p: tuple(reversed(p)))
+
+
+def key(p: tuple[int, ...]) -> int:
+    p = tuple(x for x in p if x > 0)
+    m = sum(p)
+    return 0 if m == 0 else (m << KEY_SHIFT) | walk_order(m).index(p)
+
+
+def conjugate(p: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sum(1 for x in p if x >= j) for j in range(1, (p[0] if p else 0) + 1))
+
+
+def corners_removed(p: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x - 1 if i == len(p) - 1 or p[i + 1] < x else x for i, x in enumerate(p))
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_neighbour_keys_match_the_definitions(n: int) -> None:
+    conj, top, left, diagonal, minus = (k.tolist() for k in neighbour_keys(n))
+    order = walk_order(n)
+    assert len(conj) == len(order)
+    for ordinal, p in enumerate(order):
+        assert conj[ordinal] == key(conjugate(p)), p
+        assert top[ordinal] == key(p[1:]), p
+        assert left[ordinal] == key(tuple(x - 1 for x in p)), p
+        assert diagonal[ordinal] == key(tuple(x - 1 for x in p[1:])), p
+        assert minus[ordinal] == key(corners_removed(p)), p
+
+
+def test_neighbours_read_names_the_joins() -> None:
+    assert neighbours_read("sg = conj_sg") == {"conj": ("sg",)}
+    assert neighbours_read("t_sg_misere = 0 AND l_conjugate = conjugate[2:]") == {
+        "t": ("sg_misere",), "l": ("conjugate",)}
+    assert neighbours_read("sg_misere = 0") == {}
+
+
+@pytest.mark.parametrize("game", ["lctr", "downright", "king", "pawn"])
+def test_join_pass_rows_equal_the_macro(small_store: Path, game: str) -> None:
+    """Every row and column of verify's pass equals the macro's, for every n of the store."""
+    con = connect(small_store)
+    con.register(NEIGHBOUR_KEYS, neighbour_key_table(1, 14))
+    fast = neighbourhood_sql(f'"{game}"', NEIGHBOUR_KEYS, 1, 14)
+    rows = con.execute(f"SELECT count(*) FROM ({fast})").fetchall()[0][0]
+    assert rows == con.execute(f'SELECT count(*) FROM "{game}"').fetchall()[0][0]
+    macro = f"SELECT * FROM neighbourhood('{game}')"
+    for one, other in ((fast, macro), (macro, fast)):
+        differ = con.execute(f"SELECT count(*) FROM (SELECT * FROM ({one}) EXCEPT ALL "
+                             f"SELECT * FROM ({other}))").fetchall()[0][0]
+        assert differ == 0
+
+
+def test_a_missing_neighbour_is_a_counterexample(small_store: Path, tmp_path: Path) -> None:
+    """A follower statement never holds on a record whose neighbour it could not read: with the
+    record of (2,1) gone from the LCTR view, the records whose T or L is (2,1) fail."""
+    path = tmp_path / "t.sql"
+    path.write_text("-- id: t.any\n-- source: test\n-- kind: observation\n-- statement: s\n"
+                    "-- covers: lctr\n-- needs: followers\n-- games: lctr\n"
+                    "-- assert: t_sg >= 0 AND l_sg >= 0\n")
+    st = parse_statement(path)
+    con = connect(small_store)
+    whole = fused_counts(con, [st])[st.id]
+    assert whole.rows > 0 and whole.counterexamples == 0
+    gone = key((2, 1)) & ((1 << KEY_SHIFT) - 1)
+    (db, schema), = con.execute("SELECT database_name, schema_name FROM duckdb_views() "
+                                "WHERE view_name = 'lctr' AND NOT internal").fetchall()
+    con.execute(f'CREATE OR REPLACE TEMP VIEW lctr AS SELECT * FROM "{db}"."{schema}".lctr '
+                f"WHERE NOT (n = 3 AND ordinal = {gone})")
+    cut = fused_counts(con, [st])[st.id]
+    # λ with T(λ) = (2,1): (k,2,1) for k >= 2; with L(λ) = (2,1): (3,2), (3,2,1,…): at least one each
+    parents = sum(1 for n in range(4, 15) for p in partitions(n)
+                  if tuple(p[1:]) == (2, 1) or tuple(x - 1 for x in p if x > 1) == (2, 1))
+    assert cut.counterexamples == parents
+
+
+def test_rewritten_statements_are_in_the_join_pass() -> None:
+    """The follower statements of the predicate form are counted in the join pass."""
+    ids = {st.id for st in load_catalogue() if st.fusable and st.needs == "followers"}
+    assert {"lctr1.theorem1", "lctr2.lemma6", "chess.cor4_5", "chess.thm4_4"} <= ids

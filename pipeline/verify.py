@@ -356,13 +356,15 @@ def run_statement(con: duckdb.DuckDBPyConnection, st: Statement, fused: Counts |
 @dataclass
 class Counts:
     """What the shared scan counted for one statement in the predicate form: its domain rows and
-    their n range, its counterexamples and its printed form's, and its share of the scan's time."""
+    their n range, its counterexamples and its printed form's, its share of the scan's time, and
+    (``needs: followers``) the records of its domain left out because a neighbour's n is not held."""
     rows: int = 0
     min_n: int | None = None
     max_n: int | None = None
     counterexamples: int = 0
     printed: int | None = None
     seconds: float = 0.0
+    skipped: int = 0
 
     def add(self, rows: int, lo: int | None, hi: int | None, count: int, printed: int | None) -> None:
         self.rows += rows
@@ -457,6 +459,8 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
         if subjects is not None:
             by_n = {n: k for n, k in by_n.items() if subjects[0] <= n <= subjects[1]}
         plans[game, followers] = sts, by_n
+        if followers:
+            _count_skipped(con, game, sts, set(records.get(game, {})) - set(by_n), subjects, out)
 
     def count(game: str, sts: list[Statement], source: str) -> None:
         aggs = [a for st in sts for a in _aggregates(st, game)]
@@ -519,6 +523,25 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     return out
 
 
+def _count_skipped(con: duckdb.DuckDBPyConnection, game: str, sts: list[Statement], ns: set[int],
+                   subjects: tuple[int, int] | None, out: dict[str, Counts]) -> None:
+    """The records of n in ``ns`` (a neighbour's n not held) that each follower statement would
+    examine, counted as skipped: with its ``where`` when that reads the record alone, else all."""
+    if subjects is not None:
+        ns = {n for n in ns if subjects[0] <= n <= subjects[1]}
+    if not ns:
+        return
+    held = f"n IN ({', '.join(map(str, sorted(ns)))})"
+    for st in sts:
+        where = _any_where(st.clauses, game)
+        try:
+            (k,), = con.execute(f"SELECT count(*) FILTER (WHERE {where}) FROM {_quote(game)} "
+                                f"WHERE {held}").fetchall()
+        except duckdb.Error:  # the where reads a neighbour: every record of those n
+            (k,), = con.execute(f"SELECT count(*) FROM {_quote(game)} WHERE {held}").fetchall()
+        out[st.id].skipped += k
+
+
 #: A chunk of the neighbourhood pass holds at most this many records of a game (or one n): its
 #: joins' hash tables then stay in memory (n <= 60 on the 2-core machine: 20 M records a chunk
 #: 10.5 s, 2 M 7.9 s for one statement over LCTR and Downright).
@@ -550,11 +573,12 @@ def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> R
     h = st.header
     try:
         examples: list[dict] = []
-        if c.counterexamples:
-            _, examples = _examples(con, st.query)
         printed_examples: list[dict] = []
-        if c.printed:
-            _, printed_examples = _examples(con, st.printed_query)
+        with _held_subjects(con, st):
+            if c.counterexamples:
+                _, examples = _examples(con, st.query)
+            if c.printed:
+                _, printed_examples = _examples(con, st.printed_query)
         missing, present = [], 0
         if h.get("witnesses"):
             for name, ok in con.execute(_strip_query(h["witnesses"])).fetchall():
@@ -564,8 +588,31 @@ def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> R
     except duckdb.Error as exc:
         return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=explain(exc))
     return Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, present, missing),
-                  c.rows, c.min_n, c.max_n, c.counterexamples, examples, c.printed,
+                  c.rows, c.min_n, c.max_n, c.counterexamples, examples, c.printed, skipped=c.skipped,
                   missing_witnesses=missing, printed_examples=printed_examples)
+
+
+def held_n(con: duckdb.DuckDBPyConnection, st: Statement) -> int:
+    """The largest n up to which every n of every game a follower statement reads is held (0 in
+    a family run's or partitions file's store): the subjects whose neighbours are all there."""
+    if selection_store(con):
+        return 0
+    stored = _stored(con)
+    return min((_prefix(stored.get(g, set())) for g in st.games), default=0)
+
+
+@contextmanager
+def _held_subjects(con: duckdb.DuckDBPyConnection, st: Statement) -> Iterator[None]:
+    """A follower statement's queries read subjects of held n only (macro verify_subject), as
+    its counts do: a subject above a gap would show its missing neighbour as a counterexample."""
+    if st.needs != "followers":
+        yield
+        return
+    con.execute("SET VARIABLE subject_max_n = ?", [held_n(con, st)])
+    try:
+        yield
+    finally:
+        con.execute("RESET VARIABLE subject_max_n")
 
 
 def _status(count: int, rows: int, h: dict[str, str], present: int, missing: list[str]) -> str:

@@ -30,6 +30,7 @@ from pipeline.verify import (
     _examples,
     _status,
     fused_counts,
+    held_n,
     load_catalogue,
     run_statement,
     verify_settings,
@@ -60,12 +61,14 @@ def range_task(results: str, ids: list[str], min_n: int, max_n: int,
     counts = fused_counts(con, statements, subjects=(min_n, max_n))
     # the examples of a follower statement: its subjects in this range (macro verify_subject)
     con.execute(f"SET VARIABLE subject_min_n = {int(min_n)}")
-    con.execute(f"SET VARIABLE subject_max_n = {int(max_n)}")
     out = {}
     for st in statements:
         c = counts.get(st.id)
         if c is None:  # DuckDB refused its predicates: the client runs it as a whole task
             continue
+        # and of held n only (a subject above a gap would show its missing neighbour)
+        top = min(int(max_n), held_n(con, st)) if st.needs == "followers" else int(max_n)
+        con.execute(f"SET VARIABLE subject_max_n = {top}")
         examples = _examples(con, st.query)[1] if c.counterexamples else []
         printed = _examples(con, st.printed_query)[1] if c.printed else []
         out[st.id] = (c, examples, printed)
@@ -133,6 +136,7 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
         for sid, (c, examples, printed) in part.items():
             m = merged.setdefault(sid, (Counts(printed=0 if c.printed is not None else None), [], []))
             m[0].add(c.rows, c.min_n, c.max_n, c.counterexamples, c.printed)
+            m[0].skipped += c.skipped
             m[1].extend(examples)
             m[2].extend(printed)
     scan = time.perf_counter() - start
@@ -150,7 +154,8 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
             h = st.header
             result = Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, 0, []),
                             c.rows, c.min_n, c.max_n, c.counterexamples, examples[:EXAMPLES], c.printed,
-                            printed_examples=printed[:EXAMPLES], seconds=scan / max(1, len(shared)))
+                            printed_examples=printed[:EXAMPLES], seconds=scan / max(1, len(shared)),
+                            skipped=c.skipped)
         out.append(result)
         if on_result is not None:
             on_result(result)

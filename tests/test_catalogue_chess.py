@@ -156,7 +156,7 @@ PLANTS = [
         "knight",
         [2, 2, 1],
         {"height": 1},
-        {"sec4_1_terminal", "obs3_5", "obs3_4", "knight_reduction", "thm4_4"},
+        {"sec4_1_terminal", "obs3_5", "obs3_4", "knight_reduction", "thm4_4_knight"},
         id="knight-221-height",
     ),
     pytest.param("bishop", [2, 2], {"pet": False}, {"thm4_8", "table1_bishop"}, id="bishop-22-pet"),

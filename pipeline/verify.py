@@ -771,7 +771,7 @@ def games_read(con: duckdb.DuckDBPyConnection, st: Statement, games: set[str]) -
     tables behind it, and a table macro's arguments need not exist yet), every game for
     ``records`` and every Slow SetNim game for ``slownim``. Every game when a query does not
     parse."""
-    names: set[str] = set()
+    names: set[str] = set(st.games)  # the predicate form's, also read through neighbourhood(game)
     for q in filter(None, [st.query, st.printed_query, st.header["domain"], st.header.get("witnesses")]):
         # fetchall, not fetchone: a result left unfinished on the shared connection makes its
         # next register() fail ("connection has an unfinished result"), e.g. the report's grids

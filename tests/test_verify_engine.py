@@ -81,10 +81,20 @@ def test_shared_scan_reads_each_game_once_per_chunk(small_store: Path) -> None:
                 seen.append(sql)
             return con.execute(sql, *args)
 
+        def register(self, *args):
+            return con.register(*args)
+
+        def unregister(self, *args):
+            return con.unregister(*args)
+
     statements = _fusable()
     fused_counts(Spy(), statements, chunk_records=10**9)
-    games = {g for st in statements for g in st.games}
-    assert len(seen) == len(games)
+    # a scan of the records of each game with record statements, and a join pass of the
+    # neighbourhoods of each game with follower statements (n <= 14: one chunk)
+    passes = {(g, st.needs) for st in statements for g in st.games}
+    assert len(seen) == len(passes)
+    followers = {g for g, needs in passes if needs == "followers"}
+    assert sum("_neighbour_keys" in q for q in seen) == len(followers)
 
 
 def test_predicate_form_is_checked(tmp_path: Path) -> None:
@@ -92,16 +102,20 @@ def test_predicate_form_is_checked(tmp_path: Path) -> None:
             "-- games: lctr\n-- assert: sg <= 2\n")
     (tmp_path / "a.sql").write_text(head)
     st = parse_statement(tmp_path / "a.sql")
-    assert st.fusable and st.header["domain"] == 'SELECT n FROM "lctr" WHERE (true)'
+    assert st.fusable and st.header["domain"] == 'SELECT n FROM "lctr" WHERE ((true))'
     (tmp_path / "b.sql").write_text(head + "SELECT 1\n")
     with pytest.raises(StatementError, match="has no query"):
         parse_statement(tmp_path / "b.sql")
     (tmp_path / "c.sql").write_text(head.replace("lemma", "erratum"))
     with pytest.raises(StatementError, match="needs a 'printed' predicate"):
         parse_statement(tmp_path / "c.sql")
-    (tmp_path / "d.sql").write_text(head + "-- needs: followers\n")
+    (tmp_path / "d.sql").write_text(head + "-- needs: same n\n")
     with pytest.raises(StatementError, match="needs: record"):
         parse_statement(tmp_path / "d.sql")
+    (tmp_path / "e.sql").write_text(head + "-- needs: followers\n")
+    st = parse_statement(tmp_path / "e.sql")
+    assert st.fusable and st.header["domain"] == (
+        "SELECT n FROM neighbourhood('lctr') WHERE verify_subject(n) AND ((true))")
 
 
 # A follower statement of the form the catalogue's use: subjects restricted by verify_subject(n),
@@ -173,9 +187,11 @@ def test_verify_memory_limit_defaults_to_4gb(small_store: Path, monkeypatch, cap
 
 
 def test_progress_bars_on_standard_error(small_store: Path, capsys) -> None:
-    verify(small_store, ["lctr1.lemma2", "lctr1.lemma11", "lctr1.lemma3"], progress=True)
+    verify(small_store, ["lctr1.lemma2", "lctr1.lemma11", "lctr1.lemma3", "lctr2.theorem22"], progress=True)
     err = capsys.readouterr().err
-    assert "lctr: 2 statements" in err and "downright: 1 statements" in err and "rec" in err
+    assert "lctr records: 2 statements" in err and "downright records: 1 statements" in err
+    assert "neighbourhoods: 1 statements" in err  # lctr1.lemma3 reads T(λ) and L(λ)
+    assert "lctr2.theorem22" in err and "rec" in err  # a statement alone: its own bar
 
 
 def _rot(store: Path, game: str, n: int) -> None:

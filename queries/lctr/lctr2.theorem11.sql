@@ -3,15 +3,12 @@
 -- kind: theorem
 -- statement: Let λ be a partition, A = D(λ) a game of Downright and ℓ = d(λ) its Durfee length. Then
 --   SG(A) = SG(A[1,1]) = SG(A[2,2]) = … = SG(A[ℓ−1,ℓ−1]).
--- covers: downright; every partition with Durfee length ≥ 2, joined to its diagonal sub-partitions
---   λ[k,k], 1 ≤ k < d(λ)
--- domain: SELECT n FROM downright WHERE durfee >= 2
-WITH d AS (
-    SELECT n, parts, sg, unnest(range(1, durfee)) AS k
-    FROM downright
-    WHERE durfee >= 2
-)
-SELECT d.n, d.parts, d.sg, d.k, b.parts AS diagonal_sub, b.sg AS diagonal_sg
-FROM d
-JOIN downright b ON record_key(b.n, b.ordinal) = part_key(list_filter(list_transform(d.parts[d.k + 1:], lambda x: x - d.k), lambda x: x > 0))
-WHERE d.sg <> b.sg
+-- covers: downright; every partition with Durfee length ≥ 2, joined to the record of λ[1,1]. The
+--   chain is checked link by link: λ[k,k] = (λ[k−1,k−1])[1,1] and d(λ[1,1]) = d(λ) − 1, so the
+--   links SG(μ) = SG(μ[1,1]) over every μ of Durfee length ≥ 2 held in the store give every
+--   equality of the chain for every λ whose λ[k,k] are held (all of them: they have smaller n).
+-- needs: followers
+-- games: downright
+-- show: sg, d_sg
+-- where: durfee >= 2
+-- assert: sg = d_sg

@@ -9,12 +9,12 @@
 --   and forced = false.
 -- covers: lctr (6,5,5), (3,3,3,3,3,1), (5,5,5,1), (4,3,3,3,3); downright (5,4,2,1,1), (5,3,2,2,1)
 -- needs: record
--- domain: SELECT n FROM lctr WHERE parts IN ([6,5,5], [3,3,3,3,3,1], [5,5,5,1], [4,3,3,3,3])
---   UNION ALL SELECT n FROM downright WHERE parts IN ([5,4,2,1,1], [5,3,2,2,1])
+-- domain: SELECT n FROM lctr WHERE n = 16 AND parts IN ([6,5,5], [3,3,3,3,3,1], [5,5,5,1], [4,3,3,3,3])
+--   UNION ALL SELECT n FROM downright WHERE n = 13 AND parts IN ([5,4,2,1,1], [5,3,2,2,1])
 SELECT 'lctr' AS game, n, parts, tame, forced
 FROM lctr
-WHERE parts IN ([6, 5, 5], [3, 3, 3, 3, 3, 1], [5, 5, 5, 1], [4, 3, 3, 3, 3]) AND (tame OR forced)
+WHERE n = 16 AND parts IN ([6, 5, 5], [3, 3, 3, 3, 3, 1], [5, 5, 5, 1], [4, 3, 3, 3, 3]) AND (tame OR forced)
 UNION ALL
 SELECT 'downright', n, parts, tame, forced
 FROM downright
-WHERE parts IN ([5, 4, 2, 1, 1], [5, 3, 2, 2, 1]) AND (tame OR forced)
+WHERE n = 13 AND parts IN ([5, 4, 2, 1, 1], [5, 3, 2, 2, 1]) AND (tame OR forced)

@@ -1,4 +1,9 @@
-
+-- id: lctr1.lemma9
+-- source: lctr-some-results.txt, Lemma 9
+-- kind: lemma
+-- statement: A quadrated partition λ (all parts even, each part occurring an even number of times) is a
+--   P-position. Further, if L(T(λ)) = T(L(λ)) = λ[1,1] is not of the form (n) or (1^n), it is a
+--   P-position too.
 -- covers: lctr; quadrated partitions, and their sub-partitions λ[1,1] that are neither a row nor a column
 -- needs: followers
 -- games: lctr

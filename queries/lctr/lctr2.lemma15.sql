@@ -1,4 +1,11 @@
-
+-- id: lctr2.lemma15
+-- source: lctr-sg-complexity.txt, Lemma 15
+-- kind: lemma
+-- statement: Let A = L(λ) and i, j ≥ 1 with λ[i,j] nonempty. (1) If SG(A[i,j]) = 0 then d(λ[i,j]) ≥ 1
+--   and SG(A[i−1,j−1]) = 0. (2) If SG(A[i,j]) = 1 and d(λ[i,j]) ≥ 2 then SG(A[i−1,j−1]) = 1. (3) If
+--   SG(A[i,j]) = 2 and d(λ[i,j]) ≥ 3 then SG(A[i−1,j−1]) = 2.
+-- covers: lctr; every pair (μ, ν = μ[1,1]) with ν nonempty (Durfee length of μ ≥ 2). With
+--   μ = λ[i−1,j−1], ν = λ[i,j], so these are exactly the pairs of cells in the statement.
 --   The Durfee length of ν = μ[1,1] is that of μ less one.
 -- needs: followers
 -- games: lctr

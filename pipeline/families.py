@@ -54,7 +54,8 @@ def _generate(kind, n, out_values, out_offsets):  # pragma: no cover - compiled
     if fill:
         out_offsets[0] = 0
     # Each branch enumerates the parameters of its members in the order that lists the
-    # partitions in decreasing lexicographic order, and appends each member with _put.
+    # partitions in decreasing lexicographic order; a member's parts go to out_values[pos:] and
+    # its end to out_offsets[count + 1].
     if kind == 0:  # row
         if fill:
             out_values[0] = n

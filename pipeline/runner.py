@@ -641,7 +641,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
             plan = {"game": game.game_id, "n": n, "max_records": size, "shards": count,
                     "shard_format": SHARD_FORMAT, "version": __version__, "code": source_digest(),
                     "schema": game.schema.to_string(), "keep": keep.text,
-                    **getattr(game, "commit_fields", {})}
+                    **game.commit_fields}
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
@@ -807,7 +807,7 @@ def _finish(store: Store, game: Game, n: int, max_records: int, keep: KeepFilter
     store.commit(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
                                    "shards": shards, "version": __version__, "code": source_digest(),
                                    "kept": keep.text, "summary": summary,
-                                   **getattr(game, "commit_fields", {})})
+                                   **game.commit_fields})
 
 
 def _progress_bars(games: list[Game], totals: dict[str, int], enabled: bool):

@@ -559,29 +559,93 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
-    # The commit records, read once: checked against --keep first (a refusal changes no byte),
-    # then with their files (which may re-stamp them).
-    commits: dict[tuple[str, int], dict | None] = {}
-    if not force:
-        for game in games:
-            for n in range(min_n, max_n + 1):
-                if not store.job_dir(game.game_id, n).exists():
-                    continue
-                try:
-                    commits[game.game_id, n] = read_commit(store.job_dir(game.game_id, n))
-                except Exception:  # noqa: BLE001 (a damaged commit record: recomputed below)
-                    commits[game.game_id, n] = None
-                    continue
-                # Records kept by another --keep are not what this run would keep: a (game, n)
-                # is kept one way, so that `jobs` and verify can say what each holds.
-                kept = commits[game.game_id, n].get("kept", "all")
-                if kept != keep.text:
-                    raise RunError(f"game={game.game_id} n={n} is complete with --keep {kept!r}, "
-                                   f"not {keep.text!r}: pass --force to recompute it with this --keep")
+    commits = {} if force else _read_commits(store, games, min_n, max_n, keep)
+    todo, skipped = _jobs_to_compute(store, games, min_n, max_n, force, repair, commits, summary, say)
+    _check_space(store, todo, keep, space_check, progress, say)
+    # The journal of commits (pipeline.storage.Journal): started on a store that has none with
+    # every sound (game, n) it holds, and given the sound (game, n) it lacks in the run's range
+    # (a run killed between a commit and its journal line).
+    if not store.journal.exists():
+        store.journal_missing(store.committed()[0])
+    else:
+        store.journal_missing(skipped)
+    plan = _plan(store, games, todo, jobs, force, max_records, keep, share_partition_columns)
 
-    # What to compute: every (game, n) not complete, and every complete one found damaged.
-    todo: list[tuple[Game, int]] = []  # a committed (game, n) is replaced by its commit
-    skipped: list[tuple[str, int, dict]] = []  # complete and sound
+    bars = _progress_bars(games, plan.totals, progress)
+    by_id = {g.game_id: g for g in games}
+
+    def finish(key: tuple[str, int]) -> None:
+        _finish(store, by_id[key[0]], key[1], plan.shard_size[key], keep)
+        summary.jobs_done += 1
+        del plan.pending[key]
+
+    def record_done(result: ShardResult) -> None:
+        game_id, n, shard, records, size, overflow = result
+        summary.records += records
+        summary.bytes += size
+        summary.overflow_records += overflow
+        summary.per_game[game_id] = summary.per_game.get(game_id, 0) + records
+        if bars:
+            bars[game_id].update(records)
+        left = plan.pending[(game_id, n)]
+        left.discard(shard)
+        if not left:
+            finish((game_id, n))
+
+    # (game, n) jobs with nothing left to compute (all shards found in staging).
+    for key in [k for k, left in plan.pending.items() if not left]:
+        finish(key)
+
+    try:
+        if cluster is None:
+            _solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
+        elif plan.tasks:
+            from pipeline import cluster as dask_cluster  # Dask only for a cluster run
+
+            summary.tasks_per_worker = dask_cluster.solve_all(
+                store.root, [([g.game_id for g in gs], items) for gs, items in plan.tasks],
+                cluster, functools.partial(solve_task, keep=keep.text), record_done)
+    finally:
+        for bar in (bars or {}).values():
+            bar.close()
+        store.tidy_staging()
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _read_commits(store: Store, games: list[Game], min_n: int, max_n: int,
+                  keep: KeepFilter) -> dict[tuple[str, int], dict | None]:
+    """The commit records of the run's committed (game, n) (None: unreadable, recomputed),
+    read once and checked against ``keep`` before anything changes (a refusal changes no byte);
+    they are checked with their files next (:func:`_jobs_to_compute`)."""
+    commits: dict[tuple[str, int], dict | None] = {}
+    for game in games:
+        for n in range(min_n, max_n + 1):
+            if not store.job_dir(game.game_id, n).exists():
+                continue
+            try:
+                commits[game.game_id, n] = read_commit(store.job_dir(game.game_id, n))
+            except Exception:  # noqa: BLE001 (a damaged commit record: recomputed)
+                commits[game.game_id, n] = None
+                continue
+            # Records kept by another --keep are not what this run would keep: a (game, n)
+            # is kept one way, so that `jobs` and verify can say what each holds.
+            kept = commits[game.game_id, n].get("kept", "all")
+            if kept != keep.text:
+                raise RunError(f"game={game.game_id} n={n} is complete with --keep {kept!r}, "
+                               f"not {keep.text!r}: pass --force to recompute it with this --keep")
+    return commits
+
+
+def _jobs_to_compute(store: Store, games: list[Game], min_n: int, max_n: int, force: bool,
+                     repair: bool, commits: dict[tuple[str, int], dict | None], summary: RunSummary,
+                     say: Callable[[str], None],
+                     ) -> tuple[list[tuple[Game, int]], list[tuple[str, int, dict]]]:
+    """(The (game, n) to compute, the complete and sound ones skipped): every (game, n) not
+    complete, every one with ``force``, and every complete one found damaged (counted in
+    ``summary`` and reported through ``say``). A committed (game, n) is replaced by its commit."""
+    todo: list[tuple[Game, int]] = []
+    skipped: list[tuple[str, int, dict]] = []
     for game in games:
         for n in range(min_n, max_n + 1):
             if not game.positions(n):  # a selection without members of n (staircases: most n)
@@ -602,6 +666,13 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
                 todo.append((game, n))
             else:
                 todo.append((game, n))
+    return todo, skipped
+
+
+def _check_space(store: Store, todo: list[tuple[Game, int]], keep: KeepFilter, space_check: bool,
+                 progress: bool, say: Callable[[str], None]) -> None:
+    """Refuse a run that would write more than the store's disk has free (unless not
+    ``space_check``); with ``progress``, say what it will compute."""
     records, size = estimate(store, todo, keep)
     free = shutil.disk_usage(store.root).free
     about = "about" if keep.keeps_all or keep.keeps_none else "at most"  # a condition keeps some
@@ -612,19 +683,28 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     if todo and progress:  # beside the progress bars
         say(f"partgames: {len(todo)} (game, n) to compute: about {records:,} records, "
             f"{about} {_size(size)} written ({_size(free)} free in {store.root})")
-    # The journal of commits (pipeline.storage.Journal): started on a store that has none with
-    # every sound (game, n) it holds, and given the sound (game, n) it lacks in the run's range
-    # (a run killed between a commit and its journal line).
-    if not store.journal.exists():
-        store.journal_missing(store.committed()[0])
-    else:
-        store.journal_missing(skipped)
 
-    # Plan: what is missing, per game and n.
+
+@dataclass
+class _Plan:
+    """What a run solves: the tasks in the order they are taken, the shards each (game, n)
+    still misses, its records per shard, and each game's records (for the progress bars)."""
+
+    tasks: list[Task]
+    pending: dict[tuple[str, int], set[int]]
+    shard_size: dict[tuple[str, int], int]
+    totals: dict[str, int]
+
+
+def _plan(store: Store, games: list[Game], todo: list[tuple[Game, int]], jobs: int, force: bool,
+          max_records: int | None, keep: KeepFilter, share_partition_columns: bool) -> _Plan:
+    """Stage the plan of every (game, n) of ``todo`` (keeping the shards staged under the same
+    plan) and cut what is missing into tasks: one chain per serial game, solved in increasing n
+    by one thread, and one task per shard of a parallel game, or of the games with its record
+    order."""
     pending: dict[tuple[str, int], set[int]] = {}
-    shard_size: dict[tuple[str, int], int] = {}  # records per shard of each (game, n) to solve
-    serial: list[Task] = []  # one chain per serial game, solved in increasing n by one thread
-    # One task per shard of a parallel game, or of the games with its record order.
+    shard_size: dict[tuple[str, int], int] = {}
+    serial: list[Task] = []
     groups: dict[tuple, list[Game]] = {}
     totals: dict[str, int] = {}
     for game in games:
@@ -658,46 +738,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     shards: list[Task] = [(games_of, [(n, k, size)]) for (_, n, k, size), games_of in groups.items()]
     # Serial chains first (they are long), then shards, largest n first, for a short tail.
     shards.sort(key=shard_order)
-
-    bars = _progress_bars(games, totals, progress)
-    by_id = {g.game_id: g for g in games}
-
-    def record_done(result: ShardResult) -> None:
-        game_id, n, shard, records, size, overflow = result
-        summary.records += records
-        summary.bytes += size
-        summary.overflow_records += overflow
-        summary.per_game[game_id] = summary.per_game.get(game_id, 0) + records
-        if bars:
-            bars[game_id].update(records)
-        left = pending[(game_id, n)]
-        left.discard(shard)
-        if not left:
-            _finish(store, by_id[game_id], n, shard_size[(game_id, n)], keep)
-            summary.jobs_done += 1
-            del pending[(game_id, n)]
-
-    # (game, n) jobs with nothing left to compute (all shards found in staging).
-    for key in [k for k, left in pending.items() if not left]:
-        _finish(store, by_id[key[0]], key[1], shard_size[key], keep)
-        summary.jobs_done += 1
-        del pending[key]
-
-    try:
-        if cluster is None:
-            _solve_all(store, deque(serial + shards), jobs, record_done, solve_partners_together, keep)
-        elif serial or shards:
-            from pipeline import cluster as dask_cluster  # Dask only for a cluster run
-
-            summary.tasks_per_worker = dask_cluster.solve_all(
-                store.root, [([g.game_id for g in gs], items) for gs, items in serial + shards],
-                cluster, functools.partial(solve_task, keep=keep.text), record_done)
-    finally:
-        for bar in (bars or {}).values():
-            bar.close()
-        store.tidy_staging()
-    summary.seconds = time.perf_counter() - start
-    return summary
+    return _Plan(serial + shards, pending, shard_size, totals)
 
 
 def shard_order(task: Task) -> tuple[int, int]:

@@ -340,7 +340,7 @@ def _solve_and_write_iter(
                         given = size
                 if pending is not None:
                     yield pending.result()
-                pending = writer.submit(_write_shard, store, game.game_id, n, shard, table,
+                pending = writer.submit(stage_shard, store, game.game_id, n, shard, table,
                                         group.reuse if group is not None else None, keep)
                 submitted = True
             finally:
@@ -358,11 +358,15 @@ def _solve_and_write_iter(
             yield pending.result()
 
 
-def _write_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table,
-                 reuse: ChunkReuse | None = None, keep: KeepFilter = KEEP_ALL) -> ShardResult:
+def stage_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table,
+                reuse: ChunkReuse | None = None, keep: KeepFilter = KEEP_ALL) -> ShardResult:
     """Summarise a solved shard and stage it with the records ``keep`` selects. Filtered
     records are not the arrays the shard's other games share, so they are written without
-    ``reuse``."""
+    ``reuse``.
+
+    A local run's writer threads call it once per shard, looking it up in this module at each
+    call: replacing ``pipeline.runner.stage_shard`` by a wrapper observes or interrupts a run's
+    writes (what it was given, when it ends) without touching the solvers."""
     summary = summarize_table(table)
     kept = keep.select(table)
     if kept is not table:

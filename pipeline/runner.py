@@ -8,10 +8,10 @@ hands it to its own writer thread, which writes it to staging while the next sha
 have the same shards): one thread solves it game after game, and the games after the first borrow
 its partition columns (:class:`_SharedShard`); LCTR and Downright are solved in one walk.
 
-Threads rather than processes: a worker process costs about 0.35 s of imports and
-0.15 s of interpreter shutdown, plus its own copy of the interpreter, libraries and compiled
-kernels (a 2-job LCTR run of n = 72: 775 MiB in three processes, 467–499 MiB as one); threads
-share one process, so a run of a few seconds keeps its cores solving.
+Threads rather than processes: a worker process costs its imports and interpreter shutdown,
+plus its own copy of the interpreter, libraries and compiled kernels; threads share one
+process, so a run of a few seconds keeps its cores solving (docs/performance.md, "Measurements
+behind the code").
 """
 
 from __future__ import annotations
@@ -52,13 +52,12 @@ if TYPE_CHECKING:
 MAX_SHARD_RECORDS = 1 << 18
 #: Records of the shards in memory at once (being solved, or solved and being written), over all
 #: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`_RecordBudget`).
-#: Without it a run's memory grew with the cores: LCTR n = 74 took 500 MiB with 2 jobs and
-#: 1.58 GiB with 16. Two jobs (each holding at most two shards of 2^18 records) never wait.
+#: Without it a run's memory grows with the cores (docs/performance.md, "Measurements behind the
+#: code"). Two jobs (each holding at most two shards of 2^18 records) never wait.
 RECORDS_IN_MEMORY = 1 << 20
 #: Smaller shards cost more than they save: writing a shard costs about 2 ms whatever its size
-#: (a 231-record shard: 1.74 ms, most of it Python building each column's pages and the footer,
-#: holding the GIL), against 40 ms of kernel for 2^16 records (2^16: 8 % slower than 2^18 with
-#: 2 jobs, 2^15: 25 % slower, two runs each).
+#: (most of it Python building each column's pages and the footer, holding the GIL), against
+#: 40 ms of kernel for 2^16 records (docs/performance.md, "Measurements behind the code").
 MIN_SHARD_RECORDS = 1 << 16
 
 
@@ -79,16 +78,12 @@ def shard_memory_pool() -> pa.MemoryPool:
     """The memory pool for the shards' columns: Arrow's jemalloc pool, keeping freed pages
     (the system allocator where pyarrow has no jemalloc).
 
-    pyarrow's default, mimalloc, keeps memory for every thread that allocated from it (LCTR
-    n = 74 with the record budget, 2 / 8 jobs: 485–508 / 781–784 MiB). The system allocator's
-    per-thread arenas keep freed memory too (434–450 / 637–652 MiB), and SN(9,{8,9}) at its
-    bound beside LCTR with 8 jobs reached 1.73 GiB with it. jemalloc kept least (417–419 /
-    586–594 MiB; SN beside LCTR, 8 jobs: 1.39 GiB), but Arrow has it return freed pages to the
-    OS at once (decay 0): faulting them in again cost the n ≤ 100 overnight run 207 s of system
-    time against 66 s with the system allocator (1,695 s against 1,485 s in all). Keeping them
-    (decay -1, set in ``pipeline/__init__.py``: the record budget bounds what is live) took LCTR
-    n = 88 from 2.38 s to 0.76 s of system time and 22.4 s to 20.2 s in all. Its arenas: see
-    ``pipeline/__init__.py`` and :data:`MALLOC_ARENAS`.
+    pyarrow's default, mimalloc, keeps memory for every thread that allocated from it, and the
+    system allocator's per-thread arenas keep freed memory too; jemalloc keeps least. Arrow has
+    jemalloc return freed pages to the OS at once (decay 0), and faulting them in again costs
+    system time, so the pages are kept (decay -1, set in ``pipeline/__init__.py``: the record
+    budget bounds what is live). Its arenas: see ``pipeline/__init__.py`` and
+    :data:`MALLOC_ARENAS`. Figures: docs/performance.md, "Measurements behind the code".
     """
     try:
         return pa.jemalloc_memory_pool()
@@ -107,12 +102,9 @@ def use_run_allocators() -> None:
 
 #: glibc malloc arenas a run may use (glibc's default: 8 per core). Memory from numpy and from the
 #: kernels' own arrays (numba's allocator) goes there, and every arena keeps freed memory for the
-#: threads it serves, so what is kept grew with --jobs. SN(9,{8,9}) at its bound beside LCTR,
-#: every n ≤ 83 with 8 jobs, peaked at 1,723 MiB; with one glibc arena 1,575, with one jemalloc
-#: arena (pipeline/__init__.py) 1,501, with both 1,424 (one run each). LCTR n = 74 with the shard
-#: references fixed: 578 / 589 MiB with 8 / 64 jobs, 440 / 424 with both single arenas. The
-#: arrays are few and large (a few dozen per shard), so threads sharing one arena hardly meet on
-#: its lock.
+#: threads it serves, so with more arenas what is kept grows with --jobs (docs/performance.md,
+#: "Measurements behind the code"). The arrays are few and large (a few dozen per shard), so
+#: threads sharing one arena hardly meet on its lock.
 MALLOC_ARENAS = 1
 _M_ARENA_MAX = -8  # mallopt's parameter number, from glibc's malloc.h
 
@@ -143,9 +135,9 @@ class _RecordBudget:
     A shard of several board games (:class:`_SharedShard`) counts as one shard from its first
     game's solve to its last game's write: its partition columns are 64–85 % of a table's bytes
     (LCTR n = 30, 72 and 100, king n = 60), a game's own columns the rest. Its games after the
-    first take nothing, so a thread never waits in the middle of a group (waiting there, holding
-    the columns, 64 threads took SN(9,{8,9}) beside LCTR and Downright to 1.57 GiB against 1.31
-    GiB with nothing shared), and a thread holds at most two shards' worth, as without groups.
+    first take nothing, so a thread never waits in the middle of a group (waiting there, it would
+    hold the columns outside the budget), and a thread holds at most two shards' worth, as
+    without groups.
     """
 
     def __init__(self, limit: int):
@@ -346,8 +338,7 @@ def _solve_and_write_iter(
             finally:
                 # The writer holds the shard now and gives its records back once it is on disk;
                 # a reference kept here would hold it on past that, while this thread waits in
-                # take() or solves the next shard, one shard per thread outside the budget
-                # (SN(9,{8,9}) beside LCTR with 64 jobs: 1.75 GiB, 1.29 GiB without it).
+                # take() or solves the next shard, one shard per thread outside the budget.
                 table = None
                 if not submitted:  # an error, or the run ends here: the shard is dropped
                     budget.give(taken)

@@ -138,7 +138,7 @@ def general_kernel_rate(game_id: str, n: int) -> float:
     def solve(m: int, spec, reach: np.ndarray) -> int:
         values, offsets = flatten_prefixes(spec.prefixes)
         out = output_arrays(spec.records, spec.part_values, spec.largest_values)
-        return solve_moveset(m, values, offsets, game._steps, game._rays, ms.exits,
+        return solve_moveset(m, values, offsets, game.kernel_steps, game.kernel_rays, ms.exits,
                              ms.all_cells_reachable(), reach, ms.bitset_words(m),
                              ms.same_row_reach(), True, out)
 

@@ -304,7 +304,7 @@ def _main(argv: list[str] | None) -> int:
     # Each command imports only what it uses: sql, verify and search start without numba and
     # the kernels (a one-line query on a small store: 0.79 -> 0.54 s), run without DuckDB.
     try:
-        return _dispatch(args)
+        return COMMANDS[args.command](args)
     except PartgamesError as exc:
         print(f"partgames: error: {exc}", file=sys.stderr)
         return 2
@@ -332,209 +332,250 @@ def _main(argv: list[str] | None) -> int:
         return _stopped(args.command, exc)
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "run":
-        cluster = None
-        if args.scheduler:
-            from pipeline.cluster import ClusterOptions
+def _run(args: argparse.Namespace) -> int:
+    """``partgames run``: solve games into a store (locally, or on Dask with ``--scheduler``)."""
+    cluster = None
+    if args.scheduler:
+        from pipeline.cluster import ClusterOptions
 
-            cluster = ClusterOptions(args.scheduler, args.tls_ca_file, args.tls_cert, args.tls_key,
-                                     connect_timeout=args.connect_timeout,
-                                     lost_workers_timeout=args.lost_workers_timeout)
-        elif args.tls_ca_file or args.tls_cert or args.tls_key:
-            raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
-        from pipeline.runner import run  # after the cluster options: a bad one is refused at once
+        cluster = ClusterOptions(args.scheduler, args.tls_ca_file, args.tls_cert, args.tls_key,
+                                 connect_timeout=args.connect_timeout,
+                                 lost_workers_timeout=args.lost_workers_timeout)
+    elif args.tls_ca_file or args.tls_cert or args.tls_key:
+        raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
+    from pipeline.runner import run  # after the cluster options: a bad one is refused at once
 
-        selection, max_n = None, args.max_n
-        if args.family is not None or args.partitions is not None:
-            from pipeline.games.selection import family_selection, file_selection
+    selection, max_n = None, args.max_n
+    if args.family is not None or args.partitions is not None:
+        from pipeline.games.selection import family_selection, file_selection
 
-            if args.family is not None:
-                selection = family_selection(args.family.split(","))
-            else:
-                selection = file_selection(args.partitions)
-                if max_n is None:
-                    max_n = max(selection.ns())
-        summary = run(
-            split_games(args.games), max_n=30 if max_n is None else max_n, min_n=args.min_n,
-            out=args.out, jobs=args.jobs,
-            force=args.force, max_records=args.shard_records,
-            progress=not args.quiet, repair=args.repair, space_check=not args.no_space_check,
-            say=lambda line: print(line, file=sys.stderr, flush=True), cluster=cluster,
-            keep=args.keep,
-            selection=selection,
-        )
-        print(summary.line())
-        return 0
-    if args.command == "check":
-        from pipeline.storage import Store, StoreError
+        if args.family is not None:
+            selection = family_selection(args.family.split(","))
+        else:
+            selection = file_selection(args.partitions)
+            if max_n is None:
+                max_n = max(selection.ns())
+    summary = run(
+        split_games(args.games), max_n=30 if max_n is None else max_n, min_n=args.min_n,
+        out=args.out, jobs=args.jobs,
+        force=args.force, max_records=args.shard_records,
+        progress=not args.quiet, repair=args.repair, space_check=not args.no_space_check,
+        say=lambda line: print(line, file=sys.stderr, flush=True), cluster=cluster,
+        keep=args.keep,
+        selection=selection,
+    )
+    print(summary.line())
+    return 0
 
-        store = Store.open(args.results, create=False)
-        start = time.perf_counter()
-        try:  # the writer's lock: finish a killed commit, and re-stamp the files of a copied store
-            with store.writer():
-                if args.adopt:
-                    print(f"adopted {len(store.adopt()):,} (game, n) written by an older partgames")
-                    print(f"summarised {len(store.add_summaries()):,} (game, n) committed without "
-                          "a summary")
-                    print(f"journaled {store.restart_journal():,} (game, n): the store as it is now")
-                sound, damaged = store.committed(deep=args.deep, rows=True, restamp=True)
-                store.journal_missing(sound)
-        except (StoreError, OSError):  # a run holds the store, or it is read-only to this user
+
+def _check(args: argparse.Namespace) -> int:
+    """``partgames check``: the store's commits checked (``--deep``: every byte), old ones adopted
+    (``--adopt``); 1 if one is damaged."""
+    from pipeline.storage import Store, StoreError
+
+    store = Store.open(args.results, create=False)
+    start = time.perf_counter()
+    try:  # the writer's lock: finish a killed commit, and re-stamp the files of a copied store
+        with store.writer():
             if args.adopt:
-                raise
-            sound, damaged = store.committed(deep=args.deep, rows=True)
-        for damage in damaged:
-            print(f"damaged: {damage.line()}")
-        records = sum(record.get("kept_records", record["records"]) for _, _, record in sound)
-        files = sum(len(record["files"]) for _, _, record in sound)
-        print(f"{len(sound)} (game, n) sound ({records:,} records in {files:,} files"
-              f"{', every byte hashed' if args.deep else ''}), {len(damaged)} damaged, "
-              f"in {time.perf_counter() - start:.1f} s"
-              + ("; `partgames run` with the same --games and n range recomputes the damaged ones"
-                 + ("" if args.adopt else " (`check --adopt` takes in a store of an older partgames)")
-                 if damaged else ""))
-        return 1 if damaged else 0
-    if args.command == "sql":
-        from pipeline.query import connect
+                print(f"adopted {len(store.adopt()):,} (game, n) written by an older partgames")
+                print(f"summarised {len(store.add_summaries()):,} (game, n) committed without "
+                      "a summary")
+                print(f"journaled {store.restart_journal():,} (game, n): the store as it is now")
+            sound, damaged = store.committed(deep=args.deep, rows=True, restamp=True)
+            store.journal_missing(sound)
+    except (StoreError, OSError):  # a run holds the store, or it is read-only to this user
+        if args.adopt:
+            raise
+        sound, damaged = store.committed(deep=args.deep, rows=True)
+    for damage in damaged:
+        print(f"damaged: {damage.line()}")
+    records = sum(record.get("kept_records", record["records"]) for _, _, record in sound)
+    files = sum(len(record["files"]) for _, _, record in sound)
+    print(f"{len(sound)} (game, n) sound ({records:,} records in {files:,} files"
+          f"{', every byte hashed' if args.deep else ''}), {len(damaged)} damaged, "
+          f"in {time.perf_counter() - start:.1f} s"
+          + ("; `partgames run` with the same --games and n range recomputes the damaged ones"
+             + ("" if args.adopt else " (`check --adopt` takes in a store of an older partgames)")
+             if damaged else ""))
+    return 1 if damaged else 0
 
-        text = args.query
-        from_stdin = text in (None, "-")  # statements from standard input, over one connection
-        if not from_stdin:
-            if text.startswith("@"):
-                text = Path(text[1:]).read_text()
-            if not text.strip():
-                raise UsageError("the SQL query is empty")
-        con = connect(args.results, min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
-        if not from_stdin and "solve(" in text.lower():  # numba and the solver only when used
-            _register_solve(con)
-        if from_stdin:
-            from pipeline.shell import interactive, script
 
-            if sys.stdin.isatty():
-                return interactive(con, args.format, sys.stdout, sys.stderr)
-            return script(con, sys.stdin, args.format, sys.stdout)
-        from pipeline.shell import run_statements
+def _sql(args: argparse.Namespace) -> int:
+    """``partgames sql``: a query, a file of them (``@FILE``), or statements from standard input."""
+    from pipeline.query import connect
 
-        run_statements(con, text, args.format, sys.stdout)  # every statement's rows, in order
+    text = args.query
+    from_stdin = text in (None, "-")  # statements from standard input, over one connection
+    if not from_stdin:
+        if text.startswith("@"):
+            text = Path(text[1:]).read_text()
+        if not text.strip():
+            raise UsageError("the SQL query is empty")
+    con = connect(args.results, min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+    if not from_stdin and "solve(" in text.lower():  # numba and the solver only when used
+        _register_solve(con)
+    if from_stdin:
+        from pipeline.shell import interactive, script
+
+        if sys.stdin.isatty():
+            return interactive(con, args.format, sys.stdout, sys.stderr)
+        return script(con, sys.stdin, args.format, sys.stdout)
+    from pipeline.shell import run_statements
+
+    run_statements(con, text, args.format, sys.stdout)  # every statement's rows, in order
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """``partgames verify``: the statement catalogue on a store, its report written; 1 if a
+    statement that must hold fails, 3 if a (game, n) is damaged."""
+    from pipeline.storage import write_text_atomic
+    from pipeline.verify import kept_lines, markdown_report, provenance_lines, summary_lines
+
+    report = _verify_report_path(args)
+    results = _verify_results(args)
+    provenance = (kept_lines(args.results, args.min_n, args.max_n)
+                  + provenance_lines(args.results, args.min_n, args.max_n))
+    if args.format == "json":
+        print(json.dumps([r.as_dict() for r in results], default=str))
+    else:
+        print("\n".join(summary_lines(results, results.damaged) + provenance))
+    if report is not None:
+        write_text_atomic(report, markdown_report(results, provenance))
+        # the same results for programs (`partgames report` draws their counterexamples)
+        write_text_atomic(report.with_suffix(".json"), json.dumps(
+            {"results": [r.as_dict() for r in results], "provenance": provenance}, default=str) + "\n")
+    if results.damaged:  # the records of those (game, n) were not checked (EXIT_DAMAGED)
+        return 3
+    return 1 if any(r.breaks for r in results) else 0
+
+
+def _verify_report_path(args: argparse.Namespace) -> Path | None:
+    """Where ``verify`` writes its report (None: ``--report -``), checked writable before any
+    statement runs."""
+    if args.report == "-":
+        return None
+    if args.report is None:
+        report = Path(args.results) / "VERIFY.md"  # in the store, which verify checks
+        if Path(args.results).is_dir() and not _writable(report):  # a read-only store
+            raise UsageError(f"cannot write the report {report} (the store is read-only to this "
+                             "user): pass --report PATH, or --report - for none")
+        return report
+    report = Path(args.report)  # the user's path, checked now, not after an hour of statements
+    if report.is_dir():
+        raise UsageError(f"--report {report} is a directory")
+    if not report.parent.is_dir():
+        raise UsageError(f"--report {report}: directory {report.parent} does not exist")
+    if not _writable(report):
+        raise UsageError(f"--report {report}: not writable by this user")
+    return report
+
+
+def _verify_results(args: argparse.Namespace):
+    """The statements' results, here or on the Dask cluster of ``--scheduler``; in the text
+    format each statement's lines are printed as it ends."""
+    from pipeline.verify import result_lines, verify
+
+    def show(result) -> None:
+        print("\n".join(result_lines(result)), flush=True)
+
+    on_result = show if args.format == "text" else None
+    if not args.scheduler:
+        return verify(args.results, args.only, on_result=on_result,
+                      min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
+                      progress=not args.quiet and sys.stderr.isatty())
+    from pipeline.cluster import ClusterOptions
+    from pipeline.cluster import connect as cluster_client
+    from pipeline.storage import Store
+    from pipeline.verify_cluster import verify_on_cluster
+
+    Store.open(args.results, create=False)  # a missing store is one line, before the cluster
+    client = cluster_client(ClusterOptions(args.scheduler))
+    try:
+        return verify_on_cluster(args.results, client, args.only, on_result=on_result,
+                                 min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+    finally:
+        client.close()
+
+
+def _solve(args: argparse.Namespace) -> int:
+    """``partgames solve``: the records of one partition, solved now."""
+    import pyarrow as pa
+
+    from pipeline.games.single import moveset_of, parse_partition, solve_table
+    from pipeline.query import format_result
+
+    parts = parse_partition(" ".join(args.parts))
+    games = [moveset_of(game)[3] for game in split_games(args.games)]  # canonical ids
+    table = pa.concat_tables([solve_table(game, [parts]) for game in games])
+    table = table.add_column(0, "game", pa.array(games))
+    print(format_result(table, args.format))
+    return 0
+
+
+def _search(args: argparse.Namespace) -> int:
+    """``partgames search``: the searches, or one run on a store."""
+    from pipeline.search import list_searches, run_search
+
+    if not args.name:
+        for name, doc in list_searches():
+            print(f"{name:<28} {doc}")
         return 0
-    if args.command == "verify":
-        from pipeline.storage import write_text_atomic
-        from pipeline.verify import (
-            kept_lines,
-            markdown_report,
-            provenance_lines,
-            result_lines,
-            summary_lines,
-            verify,
-        )
+    print(run_search(args.results, args.name, args.format, min_n=args.min_n, max_n=args.max_n,
+                     settings=_duckdb_settings(args)))
+    return 0
 
-        def show(result) -> None:  # each statement's lines as it ends (text format)
-            print("\n".join(result_lines(result)), flush=True)
 
-        if args.report == "-":
-            report = None
-        elif args.report is None:
-            report = Path(args.results) / "VERIFY.md"  # in the store, which verify checks
-            if Path(args.results).is_dir() and not _writable(report):  # a read-only store
-                raise UsageError(f"cannot write the report {report} (the store is read-only to this "
-                                 "user): pass --report PATH, or --report - for none")
-        else:  # the user's path, checked now, not after an hour of statements
-            report = Path(args.report)
-            if report.is_dir():
-                raise UsageError(f"--report {report} is a directory")
-            if not report.parent.is_dir():
-                raise UsageError(f"--report {report}: directory {report.parent} does not exist")
-            if not _writable(report):
-                raise UsageError(f"--report {report}: not writable by this user")
-        if args.scheduler:
-            from pipeline.cluster import ClusterOptions
-            from pipeline.cluster import connect as cluster_client
-            from pipeline.storage import Store
-            from pipeline.verify_cluster import verify_on_cluster
+def _draw(args: argparse.Namespace) -> int:
+    """``partgames draw``: a game's values on the boxes of a Young diagram."""
+    from pipeline.pictures import (
+        board_game_id,
+        draw_grid,
+        parse_parts,
+        picture_format,
+        save_figure,
+        value_grid,
+    )
 
-            Store.open(args.results, create=False)  # a missing store is one line, before the cluster
-            client = cluster_client(ClusterOptions(args.scheduler))
-            try:
-                results = verify_on_cluster(args.results, client, args.only,
-                                            on_result=show if args.format == "text" else None,
-                                            min_n=args.min_n, max_n=args.max_n,
-                                            settings=_duckdb_settings(args))
-            finally:
-                client.close()
-        else:
-            results = verify(args.results, args.only, on_result=show if args.format == "text" else None,
-                             min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
-                             progress=not args.quiet and sys.stderr.isatty())
-        provenance = (kept_lines(args.results, args.min_n, args.max_n)
-                      + provenance_lines(args.results, args.min_n, args.max_n))
-        if args.format == "json":
-            print(json.dumps([r.as_dict() for r in results], default=str))
-        else:
-            print("\n".join(summary_lines(results, results.damaged) + provenance))
-        if report is not None:
-            write_text_atomic(report, markdown_report(results, provenance))
-            # the same results for programs (`partgames report` draws their counterexamples)
-            write_text_atomic(report.with_suffix(".json"), json.dumps(
-                {"results": [r.as_dict() for r in results], "provenance": provenance}, default=str) + "\n")
-        if results.damaged:  # the records of those (game, n) were not checked (EXIT_DAMAGED)
-            return 3
-        return 1 if any(r.breaks for r in results) else 0
-    if args.command == "solve":
-        import pyarrow as pa
+    parts = parse_parts(args.parts)
+    game = board_game_id(args.game)
+    values = ("sg", "sg_misere") if args.both else ("sg_misere",) if args.misere else ("sg",)
+    suffix = "-misere" if args.misere else "-both" if args.both else ""
+    out = Path(args.out) if args.out else Path(f"{game}-{'-'.join(map(str, parts))}{suffix}.svg")
+    writable_file(out, "--out")
+    picture_format(out)
+    grid = value_grid(game, parts, args.results)
+    save_figure(draw_grid(grid, values), out)
+    solved = f" (values of n = {', '.join(map(str, grid.solved))} solved: not in {args.results})" \
+        if grid.solved else ""
+    print(f"wrote {out}{solved}")
+    return 0
 
-        from pipeline.games.single import moveset_of, parse_partition, solve_table
-        from pipeline.query import format_result
 
-        parts = parse_partition(" ".join(args.parts))
-        games = [moveset_of(game)[3] for game in split_games(args.games)]  # canonical ids
-        table = pa.concat_tables([solve_table(game, [parts]) for game in games])
-        table = table.add_column(0, "game", pa.array(games))
-        print(format_result(table, args.format))
-        return 0
-    if args.command == "search":
-        from pipeline.search import list_searches, run_search
+def _report(args: argparse.Namespace) -> int:
+    """``partgames report``: the HTML report of a store."""
+    from pipeline.report import write_report
 
-        if not args.name:
-            for name, doc in list_searches():
-                print(f"{name:<28} {doc}")
-            return 0
-        print(run_search(args.results, args.name, args.format, min_n=args.min_n, max_n=args.max_n,
-                         settings=_duckdb_settings(args)))
-        return 0
-    if args.command == "draw":
-        from pipeline.pictures import (
-            board_game_id,
-            draw_grid,
-            parse_parts,
-            picture_format,
-            save_figure,
-            value_grid,
-        )
+    out = Path(args.out) if args.out else Path(args.results) / "report.html"
+    writable_file(out, "--out")
+    seconds, size = write_report(args.results, out, min_n=args.min_n, max_n=args.max_n,
+                                 settings=_duckdb_settings(args))
+    print(f"wrote {out} ({size / 1e6:.1f} MB) in {seconds:.1f} s")
+    return 0
 
-        parts = parse_parts(args.parts)
-        game = board_game_id(args.game)
-        values = ("sg", "sg_misere") if args.both else ("sg_misere",) if args.misere else ("sg",)
-        suffix = "-misere" if args.misere else "-both" if args.both else ""
-        out = Path(args.out) if args.out else Path(f"{game}-{'-'.join(map(str, parts))}{suffix}.svg")
-        writable_file(out, "--out")
-        picture_format(out)
-        grid = value_grid(game, parts, args.results)
-        save_figure(draw_grid(grid, values), out)
-        solved = f" (values of n = {', '.join(map(str, grid.solved))} solved: not in {args.results})" \
-            if grid.solved else ""
-        print(f"wrote {out}{solved}")
-        return 0
-    if args.command == "report":
-        from pipeline.report import write_report
 
-        out = Path(args.out) if args.out else Path(args.results) / "report.html"
-        writable_file(out, "--out")
-        seconds, size = write_report(args.results, out, min_n=args.min_n, max_n=args.max_n,
-                                     settings=_duckdb_settings(args))
-        print(f"wrote {out} ({size / 1e6:.1f} MB) in {seconds:.1f} s")
-        return 0
-    raise AssertionError(args.command)
+#: Each command's function: its arguments (parsed by :func:`_parser`) to its exit status.
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": _run,
+    "check": _check,
+    "sql": _sql,
+    "verify": _verify,
+    "solve": _solve,
+    "search": _search,
+    "draw": _draw,
+    "report": _report,
+}
 
 
 def _writable(path: Path) -> bool:

@@ -203,11 +203,6 @@ REGIONS_SQL = f"""
     FROM per_n GROUP BY ALL ORDER BY ALL"""
 
 
-def _has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    return bool(con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = ?",
-                            [name]).fetchall()[0][0])
-
-
 def group_records(con: duckdb.DuckDBPyConnection) -> list[tuple[str, int]]:
     """Group the records of the (game, n) without a summary (:data:`GROUPS_SQL`; none in a
     store of this partgames) into the temporary table ``report_groups`` that the other queries

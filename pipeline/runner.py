@@ -8,10 +8,10 @@ hands it to its own writer thread, which writes it to staging while the next sha
 have the same shards): one thread solves it game after game, and the games after the first borrow
 its partition columns (:class:`_SharedShard`); LCTR and Downright are solved in one walk.
 
-Threads rather than processes: a worker process costs about 0.35 s of imports and
-0.15 s of interpreter shutdown, plus its own copy of the interpreter, libraries and compiled
-kernels (a 2-job LCTR run of n = 72: 775 MiB in three processes, 467–499 MiB as one); threads
-share one process, so a run of a few seconds keeps its cores solving.
+Threads rather than processes: a worker process costs its imports and interpreter shutdown,
+plus its own copy of the interpreter, libraries and compiled kernels; threads share one
+process, so a run of a few seconds keeps its cores solving (docs/performance.md, "Measurements
+behind the code").
 """
 
 from __future__ import annotations
@@ -52,13 +52,12 @@ if TYPE_CHECKING:
 MAX_SHARD_RECORDS = 1 << 18
 #: Records of the shards in memory at once (being solved, or solved and being written), over all
 #: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`_RecordBudget`).
-#: Without it a run's memory grew with the cores: LCTR n = 74 took 500 MiB with 2 jobs and
-#: 1.58 GiB with 16. Two jobs (each holding at most two shards of 2^18 records) never wait.
+#: Without it a run's memory grows with the cores (docs/performance.md, "Measurements behind the
+#: code"). Two jobs (each holding at most two shards of 2^18 records) never wait.
 RECORDS_IN_MEMORY = 1 << 20
 #: Smaller shards cost more than they save: writing a shard costs about 2 ms whatever its size
-#: (a 231-record shard: 1.74 ms, most of it Python building each column's pages and the footer,
-#: holding the GIL), against 40 ms of kernel for 2^16 records (2^16: 8 % slower than 2^18 with
-#: 2 jobs, 2^15: 25 % slower, two runs each).
+#: (most of it Python building each column's pages and the footer, holding the GIL), against
+#: 40 ms of kernel for 2^16 records (docs/performance.md, "Measurements behind the code").
 MIN_SHARD_RECORDS = 1 << 16
 
 
@@ -79,16 +78,12 @@ def shard_memory_pool() -> pa.MemoryPool:
     """The memory pool for the shards' columns: Arrow's jemalloc pool, keeping freed pages
     (the system allocator where pyarrow has no jemalloc).
 
-    pyarrow's default, mimalloc, keeps memory for every thread that allocated from it (LCTR
-    n = 74 with the record budget, 2 / 8 jobs: 485–508 / 781–784 MiB). The system allocator's
-    per-thread arenas keep freed memory too (434–450 / 637–652 MiB), and SN(9,{8,9}) at its
-    bound beside LCTR with 8 jobs reached 1.73 GiB with it. jemalloc kept least (417–419 /
-    586–594 MiB; SN beside LCTR, 8 jobs: 1.39 GiB), but Arrow has it return freed pages to the
-    OS at once (decay 0): faulting them in again cost the n ≤ 100 overnight run 207 s of system
-    time against 66 s with the system allocator (1,695 s against 1,485 s in all). Keeping them
-    (decay -1, set in ``pipeline/__init__.py``: the record budget bounds what is live) took LCTR
-    n = 88 from 2.38 s to 0.76 s of system time and 22.4 s to 20.2 s in all. Its arenas: see
-    ``pipeline/__init__.py`` and :data:`MALLOC_ARENAS`.
+    pyarrow's default, mimalloc, keeps memory for every thread that allocated from it, and the
+    system allocator's per-thread arenas keep freed memory too; jemalloc keeps least. Arrow has
+    jemalloc return freed pages to the OS at once (decay 0), and faulting them in again costs
+    system time, so the pages are kept (decay -1, set in ``pipeline/__init__.py``: the record
+    budget bounds what is live). Its arenas: see ``pipeline/__init__.py`` and
+    :data:`MALLOC_ARENAS`. Figures: docs/performance.md, "Measurements behind the code".
     """
     try:
         return pa.jemalloc_memory_pool()
@@ -107,12 +102,9 @@ def use_run_allocators() -> None:
 
 #: glibc malloc arenas a run may use (glibc's default: 8 per core). Memory from numpy and from the
 #: kernels' own arrays (numba's allocator) goes there, and every arena keeps freed memory for the
-#: threads it serves, so what is kept grew with --jobs. SN(9,{8,9}) at its bound beside LCTR,
-#: every n ≤ 83 with 8 jobs, peaked at 1,723 MiB; with one glibc arena 1,575, with one jemalloc
-#: arena (pipeline/__init__.py) 1,501, with both 1,424 (one run each). LCTR n = 74 with the shard
-#: references fixed: 578 / 589 MiB with 8 / 64 jobs, 440 / 424 with both single arenas. The
-#: arrays are few and large (a few dozen per shard), so threads sharing one arena hardly meet on
-#: its lock.
+#: threads it serves, so with more arenas what is kept grows with --jobs (docs/performance.md,
+#: "Measurements behind the code"). The arrays are few and large (a few dozen per shard), so
+#: threads sharing one arena hardly meet on its lock.
 MALLOC_ARENAS = 1
 _M_ARENA_MAX = -8  # mallopt's parameter number, from glibc's malloc.h
 
@@ -143,9 +135,9 @@ class _RecordBudget:
     A shard of several board games (:class:`_SharedShard`) counts as one shard from its first
     game's solve to its last game's write: its partition columns are 64–85 % of a table's bytes
     (LCTR n = 30, 72 and 100, king n = 60), a game's own columns the rest. Its games after the
-    first take nothing, so a thread never waits in the middle of a group (waiting there, holding
-    the columns, 64 threads took SN(9,{8,9}) beside LCTR and Downright to 1.57 GiB against 1.31
-    GiB with nothing shared), and a thread holds at most two shards' worth, as without groups.
+    first take nothing, so a thread never waits in the middle of a group (waiting there, it would
+    hold the columns outside the budget), and a thread holds at most two shards' worth, as
+    without groups.
     """
 
     def __init__(self, limit: int):
@@ -340,14 +332,13 @@ def _solve_and_write_iter(
                         given = size
                 if pending is not None:
                     yield pending.result()
-                pending = writer.submit(_write_shard, store, game.game_id, n, shard, table,
+                pending = writer.submit(stage_shard, store, game.game_id, n, shard, table,
                                         group.reuse if group is not None else None, keep)
                 submitted = True
             finally:
                 # The writer holds the shard now and gives its records back once it is on disk;
                 # a reference kept here would hold it on past that, while this thread waits in
-                # take() or solves the next shard, one shard per thread outside the budget
-                # (SN(9,{8,9}) beside LCTR with 64 jobs: 1.75 GiB, 1.29 GiB without it).
+                # take() or solves the next shard, one shard per thread outside the budget.
                 table = None
                 if not submitted:  # an error, or the run ends here: the shard is dropped
                     budget.give(taken)
@@ -358,11 +349,15 @@ def _solve_and_write_iter(
             yield pending.result()
 
 
-def _write_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table,
-                 reuse: ChunkReuse | None = None, keep: KeepFilter = KEEP_ALL) -> ShardResult:
+def stage_shard(store: Store, game_id: str, n: int, shard: int, table: pa.Table,
+                reuse: ChunkReuse | None = None, keep: KeepFilter = KEEP_ALL) -> ShardResult:
     """Summarise a solved shard and stage it with the records ``keep`` selects. Filtered
     records are not the arrays the shard's other games share, so they are written without
-    ``reuse``."""
+    ``reuse``.
+
+    A local run's writer threads call it once per shard, looking it up in this module at each
+    call: replacing ``pipeline.runner.stage_shard`` by a wrapper observes or interrupts a run's
+    writes (what it was given, when it ends) without touching the solvers."""
     summary = summarize_table(table)
     kept = keep.select(table)
     if kept is not table:
@@ -559,29 +554,93 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     """:func:`run`'s work, once its arguments are checked and the store is locked."""
     summary = RunSummary()
     start = time.perf_counter()
-    # The commit records, read once: checked against --keep first (a refusal changes no byte),
-    # then with their files (which may re-stamp them).
-    commits: dict[tuple[str, int], dict | None] = {}
-    if not force:
-        for game in games:
-            for n in range(min_n, max_n + 1):
-                if not store.job_dir(game.game_id, n).exists():
-                    continue
-                try:
-                    commits[game.game_id, n] = read_commit(store.job_dir(game.game_id, n))
-                except Exception:  # noqa: BLE001 (a damaged commit record: recomputed below)
-                    commits[game.game_id, n] = None
-                    continue
-                # Records kept by another --keep are not what this run would keep: a (game, n)
-                # is kept one way, so that `jobs` and verify can say what each holds.
-                kept = commits[game.game_id, n].get("kept", "all")
-                if kept != keep.text:
-                    raise RunError(f"game={game.game_id} n={n} is complete with --keep {kept!r}, "
-                                   f"not {keep.text!r}: pass --force to recompute it with this --keep")
+    commits = {} if force else _read_commits(store, games, min_n, max_n, keep)
+    todo, skipped = _jobs_to_compute(store, games, min_n, max_n, force, repair, commits, summary, say)
+    _check_space(store, todo, keep, space_check, progress, say)
+    # The journal of commits (pipeline.storage.Journal): started on a store that has none with
+    # every sound (game, n) it holds, and given the sound (game, n) it lacks in the run's range
+    # (a run killed between a commit and its journal line).
+    if not store.journal.exists():
+        store.journal_missing(store.committed()[0])
+    else:
+        store.journal_missing(skipped)
+    plan = _plan(store, games, todo, jobs, force, max_records, keep, share_partition_columns)
 
-    # What to compute: every (game, n) not complete, and every complete one found damaged.
-    todo: list[tuple[Game, int]] = []  # a committed (game, n) is replaced by its commit
-    skipped: list[tuple[str, int, dict]] = []  # complete and sound
+    bars = _progress_bars(games, plan.totals, progress)
+    by_id = {g.game_id: g for g in games}
+
+    def finish(key: tuple[str, int]) -> None:
+        _finish(store, by_id[key[0]], key[1], plan.shard_size[key], keep)
+        summary.jobs_done += 1
+        del plan.pending[key]
+
+    def record_done(result: ShardResult) -> None:
+        game_id, n, shard, records, size, overflow = result
+        summary.records += records
+        summary.bytes += size
+        summary.overflow_records += overflow
+        summary.per_game[game_id] = summary.per_game.get(game_id, 0) + records
+        if bars:
+            bars[game_id].update(records)
+        left = plan.pending[(game_id, n)]
+        left.discard(shard)
+        if not left:
+            finish((game_id, n))
+
+    # (game, n) jobs with nothing left to compute (all shards found in staging).
+    for key in [k for k, left in plan.pending.items() if not left]:
+        finish(key)
+
+    try:
+        if cluster is None:
+            _solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
+        elif plan.tasks:
+            from pipeline import cluster as dask_cluster  # Dask only for a cluster run
+
+            summary.tasks_per_worker = dask_cluster.solve_all(
+                store.root, [([g.game_id for g in gs], items) for gs, items in plan.tasks],
+                cluster, functools.partial(solve_task, keep=keep.text), record_done)
+    finally:
+        for bar in (bars or {}).values():
+            bar.close()
+        store.tidy_staging()
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _read_commits(store: Store, games: list[Game], min_n: int, max_n: int,
+                  keep: KeepFilter) -> dict[tuple[str, int], dict | None]:
+    """The commit records of the run's committed (game, n) (None: unreadable, recomputed),
+    read once and checked against ``keep`` before anything changes (a refusal changes no byte);
+    they are checked with their files next (:func:`_jobs_to_compute`)."""
+    commits: dict[tuple[str, int], dict | None] = {}
+    for game in games:
+        for n in range(min_n, max_n + 1):
+            if not store.job_dir(game.game_id, n).exists():
+                continue
+            try:
+                commits[game.game_id, n] = read_commit(store.job_dir(game.game_id, n))
+            except Exception:  # noqa: BLE001 (a damaged commit record: recomputed)
+                commits[game.game_id, n] = None
+                continue
+            # Records kept by another --keep are not what this run would keep: a (game, n)
+            # is kept one way, so that `jobs` and verify can say what each holds.
+            kept = commits[game.game_id, n].get("kept", "all")
+            if kept != keep.text:
+                raise RunError(f"game={game.game_id} n={n} is complete with --keep {kept!r}, "
+                               f"not {keep.text!r}: pass --force to recompute it with this --keep")
+    return commits
+
+
+def _jobs_to_compute(store: Store, games: list[Game], min_n: int, max_n: int, force: bool,
+                     repair: bool, commits: dict[tuple[str, int], dict | None], summary: RunSummary,
+                     say: Callable[[str], None],
+                     ) -> tuple[list[tuple[Game, int]], list[tuple[str, int, dict]]]:
+    """(The (game, n) to compute, the complete and sound ones skipped): every (game, n) not
+    complete, every one with ``force``, and every complete one found damaged (counted in
+    ``summary`` and reported through ``say``). A committed (game, n) is replaced by its commit."""
+    todo: list[tuple[Game, int]] = []
+    skipped: list[tuple[str, int, dict]] = []
     for game in games:
         for n in range(min_n, max_n + 1):
             if not game.positions(n):  # a selection without members of n (staircases: most n)
@@ -602,6 +661,13 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
                 todo.append((game, n))
             else:
                 todo.append((game, n))
+    return todo, skipped
+
+
+def _check_space(store: Store, todo: list[tuple[Game, int]], keep: KeepFilter, space_check: bool,
+                 progress: bool, say: Callable[[str], None]) -> None:
+    """Refuse a run that would write more than the store's disk has free (unless not
+    ``space_check``); with ``progress``, say what it will compute."""
     records, size = estimate(store, todo, keep)
     free = shutil.disk_usage(store.root).free
     about = "about" if keep.keeps_all or keep.keeps_none else "at most"  # a condition keeps some
@@ -612,19 +678,28 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     if todo and progress:  # beside the progress bars
         say(f"partgames: {len(todo)} (game, n) to compute: about {records:,} records, "
             f"{about} {_size(size)} written ({_size(free)} free in {store.root})")
-    # The journal of commits (pipeline.storage.Journal): started on a store that has none with
-    # every sound (game, n) it holds, and given the sound (game, n) it lacks in the run's range
-    # (a run killed between a commit and its journal line).
-    if not store.journal.exists():
-        store.journal_missing(store.committed()[0])
-    else:
-        store.journal_missing(skipped)
 
-    # Plan: what is missing, per game and n.
+
+@dataclass
+class _Plan:
+    """What a run solves: the tasks in the order they are taken, the shards each (game, n)
+    still misses, its records per shard, and each game's records (for the progress bars)."""
+
+    tasks: list[Task]
+    pending: dict[tuple[str, int], set[int]]
+    shard_size: dict[tuple[str, int], int]
+    totals: dict[str, int]
+
+
+def _plan(store: Store, games: list[Game], todo: list[tuple[Game, int]], jobs: int, force: bool,
+          max_records: int | None, keep: KeepFilter, share_partition_columns: bool) -> _Plan:
+    """Stage the plan of every (game, n) of ``todo`` (keeping the shards staged under the same
+    plan) and cut what is missing into tasks: one chain per serial game, solved in increasing n
+    by one thread, and one task per shard of a parallel game, or of the games with its record
+    order."""
     pending: dict[tuple[str, int], set[int]] = {}
-    shard_size: dict[tuple[str, int], int] = {}  # records per shard of each (game, n) to solve
-    serial: list[Task] = []  # one chain per serial game, solved in increasing n by one thread
-    # One task per shard of a parallel game, or of the games with its record order.
+    shard_size: dict[tuple[str, int], int] = {}
+    serial: list[Task] = []
     groups: dict[tuple, list[Game]] = {}
     totals: dict[str, int] = {}
     for game in games:
@@ -641,7 +716,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
             plan = {"game": game.game_id, "n": n, "max_records": size, "shards": count,
                     "shard_format": SHARD_FORMAT, "version": __version__, "code": source_digest(),
                     "schema": game.schema.to_string(), "keep": keep.text,
-                    **getattr(game, "commit_fields", {})}
+                    **game.commit_fields}
             have = store.completed_shards(game.game_id, n, plan, discard=force)
             missing = [k for k in range(count) if k not in have]
             pending[(game.game_id, n)] = set(missing)
@@ -658,46 +733,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     shards: list[Task] = [(games_of, [(n, k, size)]) for (_, n, k, size), games_of in groups.items()]
     # Serial chains first (they are long), then shards, largest n first, for a short tail.
     shards.sort(key=shard_order)
-
-    bars = _progress_bars(games, totals, progress)
-    by_id = {g.game_id: g for g in games}
-
-    def record_done(result: ShardResult) -> None:
-        game_id, n, shard, records, size, overflow = result
-        summary.records += records
-        summary.bytes += size
-        summary.overflow_records += overflow
-        summary.per_game[game_id] = summary.per_game.get(game_id, 0) + records
-        if bars:
-            bars[game_id].update(records)
-        left = pending[(game_id, n)]
-        left.discard(shard)
-        if not left:
-            _finish(store, by_id[game_id], n, shard_size[(game_id, n)], keep)
-            summary.jobs_done += 1
-            del pending[(game_id, n)]
-
-    # (game, n) jobs with nothing left to compute (all shards found in staging).
-    for key in [k for k, left in pending.items() if not left]:
-        _finish(store, by_id[key[0]], key[1], shard_size[key], keep)
-        summary.jobs_done += 1
-        del pending[key]
-
-    try:
-        if cluster is None:
-            _solve_all(store, deque(serial + shards), jobs, record_done, solve_partners_together, keep)
-        elif serial or shards:
-            from pipeline import cluster as dask_cluster  # Dask only for a cluster run
-
-            summary.tasks_per_worker = dask_cluster.solve_all(
-                store.root, [([g.game_id for g in gs], items) for gs, items in serial + shards],
-                cluster, functools.partial(solve_task, keep=keep.text), record_done)
-    finally:
-        for bar in (bars or {}).values():
-            bar.close()
-        store.tidy_staging()
-    summary.seconds = time.perf_counter() - start
-    return summary
+    return _Plan(serial + shards, pending, shard_size, totals)
 
 
 def shard_order(task: Task) -> tuple[int, int]:
@@ -807,7 +843,7 @@ def _finish(store: Store, game: Game, n: int, max_records: int, keep: KeepFilter
     store.commit(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
                                    "shards": shards, "version": __version__, "code": source_digest(),
                                    "kept": keep.text, "summary": summary,
-                                   **getattr(game, "commit_fields", {})})
+                                   **game.commit_fields})
 
 
 def _progress_bars(games: list[Game], totals: dict[str, int], enabled: bool):

@@ -1,7 +1,7 @@
 """The record contract (docs/definitions.md §6): one Parquet row per (game, start position).
 
 Every column is listed here once; the kernels fill numpy arrays with these names and
-:func:`pipeline.storage` turns them into Arrow tables with exactly this schema.
+:mod:`pipeline.games.columns` turns them into Arrow tables with exactly this schema.
 
 ``nodes`` and ``leaves`` are exact; a value beyond 2**63 - 1 is NULL (docs/definitions.md §4).
 """

@@ -14,7 +14,8 @@ from pipeline.storage import write_text_atomic
 from pipeline.verify import StatementError
 
 
-def _files() -> dict[str, Path]:
+def search_files() -> dict[str, Path]:
+    """Each search of ``queries/search/`` by name (its file's stem), in name order."""
     return {p.stem: p for p in sorted((queries_dir() / "search").glob("*.sql"))}
 
 
@@ -33,12 +34,12 @@ def _description(path: Path) -> str:
 
 
 def list_searches() -> list[tuple[str, str]]:
-    return [(name, _description(p)) for name, p in _files().items()]
+    return [(name, _description(p)) for name, p in search_files().items()]
 
 
 def run_search(results: str | Path, name: str, fmt: str = "table", min_n: int | None = None,
                max_n: int | None = None, settings: dict[str, str] | None = None) -> str:
-    files = _files()
+    files = search_files()
     if name not in files:
         raise StatementError(f"no search named {name!r} (known: {', '.join(files) or 'none'})")
     con = connect(results, min_n=min_n, max_n=max_n, settings=settings)

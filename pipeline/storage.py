@@ -825,9 +825,6 @@ class Store:
             counts[key] = counts.get(key, 0) + 1
         return sorted(((code, version, k) for (code, version), k in counts.items()), key=lambda t: -t[2])
 
-    def bytes_on_disk(self, game_id: str, n: int) -> int:
-        return sum(f.stat().st_size for f in self.job_dir(game_id, n).glob("*.parquet"))
-
     def commit_record_bytes(self) -> int:
         """Disk taken by the largest commit record of the store's largest n (whole 4 kB
         blocks; 0 without one)."""

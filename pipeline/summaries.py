@@ -3,7 +3,8 @@
 A run summarises each solved shard in numba (:func:`summarize_table`, no Python per record),
 stages the shard's summary beside it, and merges the shards' summaries in the (game, n)'s commit
 record (:func:`merge`), so a run with ``--keep none`` writes summaries and no records at all
-(docs/store.md). The ``summaries`` view (:func:`summary_rows`, docs/records.md) reads them.
+(docs/store.md). The ``summaries`` view (:func:`pipeline.query.open_views`, one
+:func:`pipeline.schema.summary_row` per (game, n), docs/records.md) reads them.
 
 A summary holds, over the records of its (game, n):
 

@@ -113,8 +113,9 @@ def _sql(v: object) -> str:
 
 
 @pytest.fixture
-def plant(small_store: Path, tmp_path: Path):
-    """plant(store, game, parts, **columns) -> a copy of the store with that record changed."""
+def plant(tmp_path: Path):
+    """plant(store, game, parts, **columns) -> a copy of the store with that record changed
+    (the store is the test's own: planting builds none)."""
     counter = iter(range(10**6))
 
     def _do(store: Path, game: str, parts: list[int], **columns: object) -> Path:

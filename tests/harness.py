@@ -48,7 +48,7 @@ def assert_store_consistent(root: Path, killed: bool = False) -> None:
 def interrupt_at_write(monkeypatch, nth: int, games: list[str], jobs: int = 1, **run_args) -> None:
     """Run in-process and interrupt it (KeyboardInterrupt) as the writer thread starts its
     ``nth`` shard; the real writer is back in place afterwards."""
-    real = runner._write_shard  # runs in the writer thread, beside the kernel
+    real = runner.stage_shard  # runs in the writer thread, beside the kernel
     calls = {"n": 0}
 
     def dying(*args, **kwargs):
@@ -57,7 +57,7 @@ def interrupt_at_write(monkeypatch, nth: int, games: list[str], jobs: int = 1, *
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(runner, "_write_shard", dying)
+    monkeypatch.setattr(runner, "stage_shard", dying)
     with pytest.raises(KeyboardInterrupt):
         runner.run(games, jobs=jobs, progress=False, **run_args)
-    monkeypatch.setattr(runner, "_write_shard", real)
+    monkeypatch.setattr(runner, "stage_shard", real)

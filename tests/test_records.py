@@ -171,7 +171,7 @@ def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
     offsets = np.array([0, len(parts)], dtype=np.int64)
     out = output_arrays(1, len(parts), parts[0])
     w = (len(game.moveset.steps) + n * len(game.moveset.rays)) // 64 + 1
-    got = solve_moveset(n, values, offsets, game._steps, game._rays, game.moveset.exits,
+    got = solve_moveset(n, values, offsets, game.kernel_steps, game.kernel_rays, game.moveset.exits,
                         game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w,
                         game.moveset.same_row_reach(), True, out)
     assert got == 1

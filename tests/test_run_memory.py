@@ -51,7 +51,7 @@ def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_pa
     tables: list[weakref.ref] = []  # every solved shard's table, alive while referenced
     alive_peak = [0]
     overlapped = threading.Event()
-    real_solve, real_write = MovesetGame.solve_shard, runner._write_shard
+    real_solve, real_write = MovesetGame.solve_shard, runner.stage_shard
 
     def in_memory() -> int:
         with lock:
@@ -82,7 +82,7 @@ def test_shards_in_memory_stay_within_the_record_budget_whatever_the_jobs(tmp_pa
         return result
 
     monkeypatch.setattr(MovesetGame, "solve_shard", solve)
-    monkeypatch.setattr(runner, "_write_shard", write)
+    monkeypatch.setattr(runner, "stage_shard", write)
     monkeypatch.setattr(runner, "RECORDS_IN_MEMORY", 100)
     out = tmp_path / "budget" / "results"
     runner.run(games, min_n=16, max_n=20, out=str(out), jobs=4, progress=False, max_records=50)

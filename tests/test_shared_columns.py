@@ -93,7 +93,7 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
     did share: every game but the first of each shard took its partition columns' chunks from
     the first, and Downright solved every shard with LCTR."""
     reused: list[int] = []
-    real_write = runner._write_shard
+    real_write = runner.stage_shard
     paired: list[tuple[str, str]] = []
     real_with = MovesetGame.solve_shard_with
 
@@ -109,7 +109,7 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
         reused.append((reuse.reused if reuse is not None else 0) - before)
         return result
 
-    monkeypatch.setattr(runner, "_write_shard", write)
+    monkeypatch.setattr(runner, "stage_shard", write)
     together = tmp_path / "together"
     runner.run(BOARD, max_n=22, out=str(together), jobs=2, progress=False, max_records=150)
     shards = sum(get_game("lctr").shard_count(n, 150) for n in range(1, 23))
@@ -122,7 +122,7 @@ def test_a_run_of_all_board_games_writes_the_files_of_separate_runs(tmp_path: Pa
                share_partition_columns=False)
     assert len(reused) == len(BOARD) * shards and not any(reused)
     assert len(paired) == shards  # no groups, no partners
-    monkeypatch.setattr(runner, "_write_shard", real_write)
+    monkeypatch.setattr(runner, "stage_shard", real_write)
     apart = tmp_path / "apart"
     for game_id in BOARD:
         runner.run([game_id], max_n=22, out=str(apart), jobs=1, progress=False, max_records=150)

@@ -156,9 +156,9 @@ def test_keep_condition_keeps_exactly_the_p_positions(full_store: Path, tmp_path
 def test_searches_from_summaries_equal_the_records(name: str, full_store: Path, summary_store: Path) -> None:
     """Each search reads the summaries; on a store without records it gives the table the same
     question asked of the records gives (``search_on_records/``: the queries over records)."""
-    from pipeline.search import _files
+    from pipeline.search import search_files
 
-    search = _files()[name].read_text()
+    search = search_files()[name].read_text()
     assert "FROM summaries" in search and "FROM records" not in search
     on_records = (OLD_SEARCHES / f"{name}.sql").read_text()
     if name == "cgh_regions":  # the same regions table and final SELECT, other counts
@@ -291,7 +291,7 @@ def test_an_interrupted_keep_none_run_resumes_to_the_same_summaries(full_store: 
     """Killed in the middle of a (game, n), a summaries-only run keeps its finished shards'
     summaries in staging and the rerun solves only the others: the summaries equal SQL over
     the full run's records, and every shard was solved once."""
-    real = runner._write_shard
+    real = runner.stage_shard
     calls = {"n": 0}
 
     def dying(*args, **kwargs):
@@ -301,11 +301,11 @@ def test_an_interrupted_keep_none_run_resumes_to_the_same_summaries(full_store: 
         return real(*args, **kwargs)
 
     root = tmp_path / "r"
-    monkeypatch.setattr(runner, "_write_shard", dying)
+    monkeypatch.setattr(runner, "stage_shard", dying)
     with pytest.raises(KeyboardInterrupt):
         run(["lctr", "knight"], min_n=22, max_n=24, out=str(root), jobs=1, progress=False, keep="none",
             max_records=60)
-    monkeypatch.setattr(runner, "_write_shard", real)
+    monkeypatch.setattr(runner, "stage_shard", real)
     assert list((root / ".staging").rglob("part-*.json")), "finished shards' summaries wait in staging"
     again = run(["lctr", "knight"], min_n=22, max_n=24, out=str(root), jobs=1, progress=False, keep="none",
                 max_records=60)

@@ -2,9 +2,9 @@
 
 To add a game family: write ``pipeline/games/<family>.py`` with a subclass of
 :class:`pipeline.games.base.Game` (rules + a numba kernel), and register its ids' pattern and
-parser here (:data:`GAME_FAMILIES`). A user's moveset needs no code at all (its id is the moveset); a
-new built-in piece is an entry in ``moveset.BUILTIN`` and its id in
-``pipeline.schema.BOARD_GAMES``.
+parser here (:data:`GAME_FAMILIES`, before the moveset family; docs/architecture.md lists every
+step). A user's moveset needs no code at all (its id is the moveset); a new built-in piece is an
+entry in ``moveset.BUILTIN`` and its id in ``pipeline.schema.BOARD_GAMES``.
 
 >>> get_game("king").game_id, get_game("{(1,3),(3,1)}").game_id
 ('king', 'moves_1.3_3.1')
@@ -59,7 +59,8 @@ def _moveset(game_id: str) -> Game:
 
 
 #: The families, tried in order: the first whose ``ids`` match the id parses it (docs/definitions.md
-#: §2: ``sn<s>_<A>``, then the built-in ids and user movesets, which take every other id).
+#: §2: ``sn<s>_<A>``, then the built-in ids and user movesets, which take every other id). The
+#: moveset family matches every id, so it stays last: a family listed after it is never reached.
 GAME_FAMILIES: list[GameFamily] = [
     GameFamily("slownim", re.compile(r"sn.*"), _slownim),
     GameFamily("moveset", re.compile(r".*", re.DOTALL), _moveset),

@@ -7,13 +7,17 @@ store (:mod:`pipeline.storage`) writes them; neither knows any rule of any game.
 Every family subclasses :class:`Game`: it must give what a run cannot do without (an id, a
 schema, the positions of n, shards and their solving), and may override the optional
 capabilities, whose defaults here say "not offered" (no record order shared with other games,
-no partner, no per-shard record counts, no state kept across totals).
+no fields of its own in a commit record, no partner, no per-shard record counts, no state kept
+across totals).
 
->>> Game.record_order is None and Game.partner_in(Game(), []) is None
+>>> Game.record_order is None and not Game.commit_fields and Game.partner_in(Game(), []) is None
 True
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import pyarrow as pa
 
@@ -40,6 +44,10 @@ class Game:
     #: :data:`pipeline.schema.PARTITION_COLUMNS` to the others as
     #: ``solve_shard(..., partition_columns=...)``, which then skip computing them.
     record_order: str | None = None
+    #: What a commit record (``_complete.json``) and a staged plan of this game say besides the
+    #: fields every game writes (a family run: its ``selection``, docs/families.md). A plan
+    #: staged with other fields is not resumed. Nothing by default.
+    commit_fields: Mapping[str, str] = MappingProxyType({})
 
     def positions(self, n: int) -> int:
         """Number of start positions (records) of total n."""

@@ -564,6 +564,16 @@ class MovesetGame(Game):
         self._reach: dict[int, np.ndarray] = {}
         self._plans: dict[tuple[int, int], list[Shard]] = {}
 
+    @property
+    def kernel_steps(self) -> tuple[tuple[int, int], ...] | np.ndarray:
+        """The steps as :func:`solve_moveset` takes them (a tuple of pairs, or an empty array)."""
+        return self._steps
+
+    @property
+    def kernel_rays(self) -> np.ndarray:
+        """The rays as :func:`solve_moveset` takes them (an int64 array of shape (rays, 2))."""
+        return self._rays
+
     def positions(self, n: int) -> int:
         return partition_numbers(n)[n] if n >= 1 else 0
 

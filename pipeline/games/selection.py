@@ -141,7 +141,6 @@ class SelectionGame(Game):
         self.schema = BOARD_SCHEMA
         #: The games of one selection solve the same members in the same order (shared columns).
         self.record_order = "selection " + selection.label
-        #: What a commit record (and a staged plan) of this game says besides the exhaustive ones.
         self.commit_fields = {"selection": selection.label}
         self._plans: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self._lock = threading.Lock()

@@ -27,13 +27,11 @@ the general kernel. What makes this one lean:
   class and whether its sub-partition is new are computed.
 
 And every hot array index is unsigned: numba adds a negative-index fix-up to a signed one,
-which lay on the chain of class lookups along a row (see :func:`class_index`). The walk itself
+which would lie on the chain of class lookups along a row (see :func:`class_index`). The walk itself
 (``_walk``) allocates nothing and runs without numba's reference counting.
 
-Measured at n = 72 on one thread (kernel alone, ``benchmarks/bench.py``; figures in
-docs/performance.md): about 140–150 ns per record against 340–385 for the general kernel and
-115–120 for the naive sg-only baseline; about 118 of the 140 are the game, the rest the record
-features (parts, conjugate, …).
+Its cost per record against the general kernel's: docs/performance.md, "Current figures" and
+"Measurements behind the code" (``benchmarks/bench.py``).
 
 >>> from pipeline.games import get_game
 >>> get_game("lctr").solve_shard(3, 0, 16).to_pydict()["sg"]   # (1,1,1), (2,1), (3)
@@ -61,14 +59,14 @@ from pipeline.partitions import DONE, POP, PUSH, shared_depth, walk_next
 ABSENT, TERMINAL = 0, 1
 #: Room for classes, ABSENT and TERMINAL included. A class is a (sg, sg_misere, summaries)
 #: tuple with sg, sg_misere ≤ 2 (two options), so thousands could exist in principle; in the
-#: shards of n = 20, 40, 60, 72 and 90, LCTR used at most 19 slots (ABSENT, TERMINAL and 17
+#: shards of n = 20, 40, 60, 72 and 90, LCTR uses at most 19 slots (ABSENT, TERMINAL and 17
 #: more) and Downright 14. A kernel that would need more than MAX_CLASSES returns -1 and the
 #: game raises, instead of writing wrong records.
 MAX_CLASSES = 64
 _CLASS_BITS = np.uint64(6)  # MAX_CLASSES = 2 ** _CLASS_BITS
 
 # Each kind of table is one array, its planes named below: fewer arrays mean fewer base
-# pointers and strides held in registers (the row solvers spilled them to the stack; profiled).
+# pointers and strides held in registers (with more, the row solvers spill them to the stack).
 #: ``cls[f, c]``: what class c stands for.
 C_SG, C_SGM, C_AND, C_OR = 0, 1, 2, 3
 #: ``tab[f, k, j]``: cell (k, j) of the walk's rows (k counted from the bottom row).
@@ -83,7 +81,7 @@ A_NODES, A_LEAVES, A_HEIGHT = 0, 1, 2
 def class_index(cb, cr):  # pragma: no cover
     """Index of (cb, cr) in the flat ``combine`` table. Unsigned, so that numba adds no
     negative-index fix-up: this lookup is the chain along a row (each cell's class needs the
-    previous one), and the fix-up was a third of its latency (profiled)."""
+    previous one), and the fix-up would be a third of its latency."""
     return (np.uint64(cb) << _CLASS_BITS) | np.uint64(cr)
 
 

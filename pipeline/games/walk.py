@@ -30,9 +30,9 @@ def intern(length, child, index, entries):  # pragma: no cover
     Returns (id, is_new). ``index[child, length]`` is the id, or 0 if absent: a direct table,
     since ids stay small (entries live on a stack that holds at most one entry per cell of the
     current diagram, so at most n) and a lookup is then one load, with no hashing or chain walk
-    (the chained hash table it replaces was 5–10 % slower at n = 72 for LCTR, Downright and the
-    knight, in four alternating runs). ``index[-1, 0]`` is the stack height, ``entries[:, e]``
-    = (top row length, child id); the walk undoes entries in LIFO order (see undo_entries).
+    (docs/performance.md, "Tried and not kept"). ``index[-1, 0]`` is the stack height,
+    ``entries[:, e]`` = (top row length, child id); the walk undoes entries in LIFO order (see
+    undo_entries).
     """
     # Unsigned indices: numba adds no negative-index fix-up (ids and lengths are ≥ 0).
     ident = index[np.uint64(child), np.uint64(length)]
@@ -58,7 +58,7 @@ def undo_entries(down_to, index, entries):  # pragma: no cover
 
 #: The record features are written in blocks of this many entries: a loop whose trip count is a
 #: multiple of the vector width has no scalar remainder, and its exit is mispredicted less often
-#: (kernel alone, one thread, LCTR n = 72: 162 -> 139 ns per record). A row or a record may so
+#: (docs/performance.md, "Measurements behind the code"). A row or a record may so
 #: write up to FEATURE_BLOCK - 1 entries past its end: ``conj_rows``, ``parts_rev`` and the parts
 #: and conjugate outputs (:func:`output_arrays`) have that much room to spare, what lands past
 #: a record is overwritten by the next one, and :func:`clear_feature_slack` clears it after the last.
@@ -90,7 +90,7 @@ def push_features(k, rows, conj_rows, sizes_below, parts_rev, completes):  # pra
     it adds one to every column c < rows[k] (columns ≥ rows[k-1] were empty below it). A row
     that ``completes`` a partition skips it: nothing is pushed above that row, and its record's
     conjugate is written straight from the row below (:func:`emit_features`), which saves
-    storing a row and reading it back (kernel alone, LCTR n = 72: about 7 of 170 ns per record).
+    storing a row and reading it back.
     ``sizes_below[k+1]`` counts the distinct part sizes of rows[:k+1]. ``parts_rev`` holds row
     k at ``end - 1 - k`` (``end``: its length less FEATURE_BLOCK), so the parts of rows[:k+1],
     largest first, are the k + 1 entries before ``end``. Loops run in whole FEATURE_BLOCKs.

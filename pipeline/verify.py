@@ -576,9 +576,9 @@ def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> R
         printed_examples: list[dict] = []
         with _held_subjects(con, st):
             if c.counterexamples:
-                _, examples = _examples(con, st.query)
+                examples = first_examples(con, st, st.query)
             if c.printed:
-                _, printed_examples = _examples(con, st.printed_query)
+                printed_examples = first_examples(con, st, st.printed_query)
         missing, present = [], 0
         if h.get("witnesses"):
             for name, ok in con.execute(_strip_query(h["witnesses"])).fetchall():
@@ -590,6 +590,40 @@ def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> R
     return Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, present, missing),
                   c.rows, c.min_n, c.max_n, c.counterexamples, examples, c.printed, skipped=c.skipped,
                   missing_witnesses=missing, printed_examples=printed_examples)
+
+
+def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
+                   subjects: tuple[int, int] | None = None) -> list[dict]:
+    """The first counterexamples by n of a statement's ``query`` (or printed query). A follower
+    statement's are read from the join pass (:func:`fused_counts`' neighbourhoods), chunk by chunk
+    of n up to :func:`held_n` (within ``subjects``), until there are enough: the table macro
+    ``neighbourhood(game)`` would compute every record's keys from its lists."""
+    if st.needs != "followers" or not st.games:
+        return _examples(con, query)[1]
+    from pipeline.games.features import neighbour_key_table  # numba: only here
+
+    top = held_n(con, st)
+    lo, hi = subjects if subjects is not None else (0, top)
+    per_n: dict[int, int] = {}
+    for g in st.games:
+        for n, k in _job_records(con).get(g, {}).items():
+            if lo <= n <= min(hi, top):
+                per_n[n] = max(per_n.get(n, 0), k)
+    used = neighbours_read(" ".join(f"{c.where} {c.check}" for c in (*st.clauses, *st.printed_clauses)))
+    out: list[dict] = []
+    for a, b, _ in n_chunks(per_n, NEIGHBOURHOOD_RECORDS):
+        con.register(NEIGHBOUR_KEYS, neighbour_key_table(a, b))
+        try:
+            fast = query
+            for g in st.games:
+                rows = neighbourhood_sql(_quote(g), NEIGHBOUR_KEYS, a, b, used)
+                fast = fast.replace(f"neighbourhood('{g}')", f"({rows})")
+            out += _examples(con, fast)[1]
+        finally:
+            con.unregister(NEIGHBOUR_KEYS)
+        if len(out) >= EXAMPLES:
+            break
+    return out[:EXAMPLES]
 
 
 def held_n(con: duckdb.DuckDBPyConnection, st: Statement) -> int:

@@ -27,8 +27,8 @@ from pipeline.verify import (
     Counts,
     Result,
     Verification,
-    _examples,
     _status,
+    first_examples,
     fused_counts,
     held_n,
     load_catalogue,
@@ -69,8 +69,8 @@ def range_task(results: str, ids: list[str], min_n: int, max_n: int,
         # and of held n only (a subject above a gap would show its missing neighbour)
         top = min(int(max_n), held_n(con, st)) if st.needs == "followers" else int(max_n)
         con.execute(f"SET VARIABLE subject_max_n = {top}")
-        examples = _examples(con, st.query)[1] if c.counterexamples else []
-        printed = _examples(con, st.printed_query)[1] if c.printed else []
+        examples = first_examples(con, st, st.query, (min_n, top)) if c.counterexamples else []
+        printed = first_examples(con, st, st.printed_query, (min_n, top)) if c.printed else []
         out[st.id] = (c, examples, printed)
     return out, damaged
 

@@ -4,6 +4,12 @@ record statements (``needs: record`` / ``same n``) / run.
 
     python benchmarks/verify_cost.py --max-n 60                 # builds a store in a temp dir
     python benchmarks/verify_cost.py --store results --run-seconds 480   # an existing store
+    python benchmarks/verify_cost.py --store results --baseline ../old --only chess.thm4_4 --only …
+
+``--baseline DIR`` (a checkout of an earlier partgames, e.g. ``git worktree add ../old <commit>``)
+times each ``--only`` statement alone with that checkout's code and with this one, alternating
+(``python -m pipeline.cli`` with ``PYTHONPATH``: the store must be readable by both), and prints
+before / after per statement.
 
 Each command runs as a child process; its peak RSS is the children's ``ru_maxrss`` (one child at a
 time, so the figure is that child's). Run it on a quiet machine: the figures are wall times.
@@ -50,7 +56,14 @@ def main() -> None:
     ap.add_argument("--only", action="append", default=None, help="statement ids or globs")
     ap.add_argument("--memory-limit", default=None)
     ap.add_argument("--json", default=None, help="write the figures here as JSON")
+    ap.add_argument("--baseline", default=None, help="an earlier checkout: before/after per --only statement")
+    ap.add_argument("--rounds", type=int, default=1, help="with --baseline: alternating rounds")
     args = ap.parse_args()
+    if args.baseline:
+        if not (args.store and args.only):
+            sys.exit("--baseline needs --store and --only")
+        before_after(Path(args.store), Path(args.baseline), args.only, args.rounds, args.max_n)
+        return
 
     tmp = None
     if args.store:
@@ -94,6 +107,28 @@ def main() -> None:
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def before_after(store: Path, baseline: Path, ids: list[str], rounds: int, max_n: int) -> None:
+    """Each statement alone with the baseline's code and with this checkout's, alternating."""
+    import os
+
+    here = Path(__file__).resolve().parents[1]
+    print(f"{'statement':<28} {'before s':>9} {'after s':>9} {'ratio':>7}  (store {store}, n <= {max_n})")
+    for sid in ids:
+        times: dict[str, list[float]] = {"before": [], "after": []}
+        for _ in range(rounds):
+            for name, src in (("before", baseline), ("after", here)):
+                env = dict(os.environ, PYTHONPATH=str(src.resolve()))
+                cmd = [sys.executable, "-m", "pipeline.cli", "verify", "--results", str(store), "--quiet",
+                       "--report", "-", "--format", "json", "--only", sid, "--max-n", str(max_n)]
+                t0 = time.perf_counter()
+                proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=src)
+                times[name].append(time.perf_counter() - t0)
+                if proc.returncode not in (0, 1):
+                    sys.exit(f"{name} {sid} failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
+        b, a = min(times["before"]), min(times["after"])
+        print(f"{sid:<28} {b:9.1f} {a:9.1f} {b / a:7.1f}", flush=True)
 
 
 if __name__ == "__main__":

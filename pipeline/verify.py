@@ -609,7 +609,8 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
         for n, k in _job_records(con).get(g, {}).items():
             if lo <= n <= min(hi, top):
                 per_n[n] = max(per_n.get(n, 0), k)
-    used = neighbours_read(" ".join(f"{c.where} {c.check}" for c in (*st.clauses, *st.printed_clauses)))
+    clauses = (*st.clauses, *st.printed_clauses)
+    used = neighbours_read(" ".join([st.show, *(f"{c.where} {c.check}" for c in clauses)]))
     out: list[dict] = []
     for a, b, _ in n_chunks(per_n, NEIGHBOURHOOD_RECORDS):
         con.register(NEIGHBOUR_KEYS, neighbour_key_table(a, b))

@@ -1,0 +1,159 @@
+"""Numba's cache of the kernels is keyed per kernel on the sources it depends on
+(pipeline/kernel_cache.py): an edit of a file no kernel reads recompiles nothing, and an edit of a
+file some kernels inline recompiles exactly those.
+
+Each check runs in fresh processes (numba's cache is read when a process first compiles), on a
+copy of the sources in a temporary folder, so the checkout is never edited."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pipeline
+
+PACKAGE = Path(pipeline.__file__).resolve().parent
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # pipeline/__init__.py's default cache folder
+    env["PYTHONPATH"] = str(tmp_path / "src")
+    return env
+
+
+def _python(tmp_path: Path, script: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=_env(tmp_path),
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _append(path: Path, line: str) -> None:
+    path.write_text(path.read_text() + line)
+
+
+# A tiny package of three modules: a kernel inlining a helper of another module, a kernel that
+# does not, and a module without kernels.
+HELPER = """
+import numba
+
+STEP = 1
+
+@numba.njit(cache=True, inline="always")
+def add_step(x):
+    return x + STEP
+"""
+KERNELS = """
+import numba
+
+from kpkg import helper, plain  # noqa: F401 (plain: imported, never called by a kernel)
+
+@numba.njit(cache=True)
+def uses_helper(x):
+    return helper.add_step(x) * 2
+
+@numba.njit(cache=True)
+def alone(x):
+    return x * 3
+"""
+COMPILE = """
+import json, sys
+import pipeline
+from pipeline import kernel_cache
+kernel_cache.PACKAGES.add("kpkg")
+from kpkg import kernels
+values = [kernels.uses_helper(5), kernels.alone(5)]
+print(json.dumps({"values": values,
+                  "compiled": [name for name in ("uses_helper", "alone")
+                               if getattr(kernels, name).stats.cache_misses]}))
+"""
+
+
+def test_an_edit_recompiles_exactly_the_kernels_that_read_the_file(tmp_path: Path) -> None:
+    package = tmp_path / "src" / "kpkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text(HELPER)
+    (package / "kernels.py").write_text(KERNELS)
+    (package / "plain.py").write_text("WORDS = 'no kernel here'\n")
+
+    def index_files() -> dict[str, int]:
+        return {path.name: path.stat().st_mtime_ns
+                for path in (tmp_path / "cache").rglob("kernels.*.nbi")}
+
+    assert _python(tmp_path, COMPILE) == {"values": [12, 15], "compiled": ["uses_helper", "alone"]}
+    first = index_files()
+    assert sorted(name.split("-")[0] for name in first) == ["kernels.alone", "kernels.uses_helper"]
+
+    _append(package / "plain.py", "# an edit of a module no kernel reads\n")
+    assert _python(tmp_path, COMPILE) == {"values": [12, 15], "compiled": []}
+    assert index_files() == first  # nothing written
+
+    _append(package / "helper.py", "STEP = 2\n")  # the inlined helper changes: its kernel follows
+    assert _python(tmp_path, COMPILE) == {"values": [14, 15], "compiled": ["uses_helper"]}
+    second = index_files()
+    assert [name for name in first if second[name] != first[name]] == [
+        name for name in first if name.startswith("kernels.uses_helper")]
+
+
+KEYS = """
+import importlib, json, pickle, pkgutil
+import numba
+import pipeline, pipeline.games
+from numba.core.dispatcher import Dispatcher
+names = ["pipeline." + info.name for info in pkgutil.iter_modules(pipeline.__path__)]
+names += ["pipeline.games." + info.name for info in pkgutil.iter_modules(pipeline.games.__path__)]
+names += ["pipeline.parquet.encodings"]
+keys = {}
+for name in names:
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        continue
+    assert module.__file__.startswith(%r), module.__file__
+    for attr, value in vars(module).items():
+        if isinstance(value, Dispatcher) and value.__module__ == name and value._cache is not None:
+            cache_file = value._cache._cache_file
+            # What numba's index is named and stamped with (the stamp as the index stores it).
+            keys[name + "." + attr] = [cache_file._index_path.replace(%r, ""),
+                                       repr(pickle.loads(pickle.dumps(cache_file._source_stamp)))]
+print(json.dumps(keys))
+"""
+
+
+def test_the_real_kernels_keys_follow_their_sources_only(tmp_path: Path) -> None:
+    copy = tmp_path / "src" / "pipeline"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    script = KEYS % (str(copy), str(tmp_path))
+    before = _python(tmp_path, script)
+    assert {"pipeline.games.moveset.solve_moveset", "pipeline.games.topleft.solve_topleft",
+            "pipeline.games.cgh.summarize", "pipeline.summaries._pairs_and_regions",
+            "pipeline.parquet.encodings.integer_page"} <= set(before)
+
+    _append(copy / "cli.py", "# a comment line\n")
+    assert _python(tmp_path, script) == before  # editing cli.py recompiles nothing
+
+    _append(copy / "games" / "cgh.py", "# a comment line\n")
+    after = _python(tmp_path, script)
+    assert set(after) == set(before)
+    changed = {name for name in before if after[name] != before[name]}
+    # The kernels that inline cgh.summarize (docs/architecture.md: every board game's walk).
+    assert {"pipeline.games.cgh.summarize", "pipeline.games.moveset.solve_moveset",
+            "pipeline.games.topleft.solve_topleft"} <= changed
+    # ... and only kernels of cgh.py and of modules importing it: a kernel elsewhere keeps its
+    # machine code.
+    for name in changed:
+        module = name.rsplit(".", 1)[0]
+        source = (copy / Path(*module.split(".")[1:])).with_suffix(".py").read_text()
+        assert module == "pipeline.games.cgh" or re.search(r"^from pipeline\.games\.cgh import",
+                                                            source, re.MULTILINE), name
+    assert not any(name.startswith(("pipeline.summaries.", "pipeline.parquet.",
+                                    "pipeline.games.columns.")) for name in changed)

@@ -659,6 +659,12 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     # Serial chains first (they are long), then shards, largest n first, for a short tail.
     shards.sort(key=shard_order)
 
+    if cluster is None and (serial or shards):  # the first run's compiling, not solving
+        from pipeline.warmup import compile_kernels
+
+        needed = {id(g) for gs, _ in serial + shards for g in gs}
+        start += compile_kernels([g for g in games if id(g) in needed], jobs, say,
+                                 solve_partners_together)
     bars = _progress_bars(games, totals, progress)
     by_id = {g.game_id: g for g in games}
 

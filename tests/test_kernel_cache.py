@@ -157,3 +157,45 @@ def test_the_real_kernels_keys_follow_their_sources_only(tmp_path: Path) -> None
                                                             source, re.MULTILINE), name
     assert not any(name.startswith(("pipeline.summaries.", "pipeline.parquet.",
                                     "pipeline.games.columns.")) for name in changed)
+
+
+def test_the_first_run_compiles_one_task_per_kernel_it_needs() -> None:
+    """One worker task per distinct compiled kernel (docs/definitions.md §2.2's movesets: a
+    kernel per number of steps, the steps-free pieces sharing one; LCTR and Downright in one
+    walk), and none for a game the run does not solve."""
+    from pipeline.games import get_game
+    from pipeline.games.moveset import BUILTIN
+    from pipeline.schema import BOARD_GAMES
+    from pipeline.warmup import plan_tasks
+
+    tasks = [task for _, task in plan_tasks([get_game(g) for g in BOARD_GAMES])]
+    assert (("lctr", "downright"), True, False) in tasks
+    singles = [ids[0] for ids, with_partner, _ in tasks if not with_partner]
+    steps = sorted(len(BUILTIN[game][0]) for game in singles)
+    kinds = {len(BUILTIN[g][0]) for g in BOARD_GAMES if g not in ("lctr", "downright")}
+    assert steps == sorted(kinds) and len(tasks) == len(kinds) + 1
+    assert [task for _, task in plan_tasks([get_game("lctr")])] == [(("lctr",), False, False)]
+    assert [task for _, task in plan_tasks([get_game("rook"), get_game("queen")])] == [
+        (("rook",), False, False)]
+
+
+def test_the_rate_counts_solving_not_compiling(tmp_path: Path, monkeypatch) -> None:
+    """The final line's seconds (and so its rate) leave out the first run's compiling."""
+    import time
+
+    from pipeline import warmup
+    from pipeline.runner import run
+
+    calls = []
+
+    def compiling(games, cores, say, with_partners=True) -> float:
+        calls.append([g.game_id for g in games])
+        time.sleep(1.0)
+        return 1.0
+
+    monkeypatch.setattr(warmup, "compile_kernels", compiling)
+    summary = run(["lctr", "king"], max_n=3, out=str(tmp_path / "results"), jobs=1, progress=False)
+    assert calls == [["lctr", "king"]] and summary.records == 2 * (1 + 2 + 3)
+    assert summary.seconds < 1.0
+    again = run(["lctr", "king"], max_n=3, out=str(tmp_path / "results"), jobs=1, progress=False)
+    assert calls == [["lctr", "king"]] and again.jobs_skipped == 6  # nothing to solve: no compiling

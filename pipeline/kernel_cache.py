@@ -19,6 +19,7 @@ unchanged: it covers every source file.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import os
@@ -126,6 +127,12 @@ class _Dependencies:
             self._file(value)  # a class of the package (its file); a library's: its version
 
 
+@functools.cache
+def _file_digest(path: Path, _mtime_ns: int, _size: int) -> bytes:
+    """SHA-256 of a file's bytes, read once per version of the file (its time and size)."""
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
 def kernel_key(func: types.FunctionType) -> str:
     """SHA-256 (hex) of what ``func``'s machine code depends on: the bytes of its file and of
     the files of the package's functions it calls or inlines (named relative to the package),
@@ -138,9 +145,9 @@ def kernel_key(func: types.FunctionType) -> str:
     deps.function(func)
     digest = hashlib.sha256()
     for path in sorted(deps.files):
-        data = path.read_bytes()
-        digest.update(f"{path.relative_to(root).as_posix()}\0{len(data)}\0".encode())
-        digest.update(data)
+        status = path.stat()
+        digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+        digest.update(_file_digest(path, status.st_mtime_ns, status.st_size))
     for constant in sorted(set(deps.constants)):
         digest.update(f"{constant}\0".encode())
     for name in COMPILERS:

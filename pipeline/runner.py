@@ -663,8 +663,8 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
         from pipeline.warmup import compile_kernels
 
         needed = {id(g) for gs, _ in serial + shards for g in gs}
-        start += compile_kernels([g for g in games if id(g) in needed], jobs, say,
-                                 solve_partners_together)
+        start += compile_kernels([g for g in games if id(g) in needed], os.cpu_count() or 1,
+                                 say, solve_partners_together)
     bars = _progress_bars(games, totals, progress)
     by_id = {g.game_id: g for g in games}
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -81,22 +80,26 @@ def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tupl
     return tasks
 
 
+#: The modules that define the kernels of a run (every board game's, Slow SetNim's, the writer's);
+#: their kernels' stamps cover the files they depend on.
+KERNEL_MODULES = ("pipeline.partitions", "pipeline.games.cgh", "pipeline.games.walk",
+                  "pipeline.games.topleft", "pipeline.games.topleft_pair", "pipeline.games.moveset",
+                  "pipeline.games.columns", "pipeline.games.features", "pipeline.games.slownim",
+                  "pipeline.summaries", "pipeline.parquet.encodings")
+
+
 def _stamps() -> str:
-    """The source stamps of every kernel of the package (its modules that define kernels,
-    imported), in one string."""
+    """The source stamps of every kernel of :data:`KERNEL_MODULES`, in one string (the same
+    whatever else the process has imported)."""
     import importlib
 
     from numba.core.dispatcher import Dispatcher
 
     from pipeline.kernel_cache import kernel_key
 
-    for name in ("pipeline.games.moveset", "pipeline.games.topleft_pair", "pipeline.summaries",
-                 "pipeline.parquet.encodings", "pipeline.games.features", "pipeline.games.columns"):
-        importlib.import_module(name)
     keys = []
-    for name, module in sorted(sys.modules.items()):
-        if not name.startswith("pipeline.") or module is None:
-            continue
+    for name in KERNEL_MODULES:
+        module = importlib.import_module(name)
         for attr, value in sorted(vars(module).items()):
             if isinstance(value, Dispatcher) and value.__module__ == name:
                 keys.append(f"{name}.{attr}={kernel_key(value.py_func)}")

@@ -20,10 +20,11 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import signal
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from pathlib import Path
 
 from pipeline.games.base import Game
@@ -113,6 +114,12 @@ def _marker(key: tuple, stamps: str) -> Path:
     return Path(config.CACHE_DIR) / "partgames-compiled" / digest
 
 
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the run's process, which stops it (one line, not a traceback
+    from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _compile(task: Task) -> None:
     """A worker's task: the kernels of one tiny solve (and, if ``writes``, of a tiny run)."""
     global _IN_WORKER
@@ -154,12 +161,23 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     if not todo:
         return 0.0
     workers = max(1, min(cores, len(todo)))
-    say(f"partgames: compiling kernels (first run only): {len(todo)} on {workers} "
-        f"core{'s' if workers > 1 else ''}")
+    say(f"partgames: compiling kernels (first run only): {len(todo)} group"
+        f"{'s' if len(todo) > 1 else ''} on {workers} core{'s' if workers > 1 else ''}")
     # Processes, since compiling holds the GIL; spawned, since this process may hold threads.
-    with ProcessPoolExecutor(max_workers=workers,
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_ignore_interrupts)
+    try:
         futures = [(key, task, pool.submit(_compile, task)) for key, task in todo]
+        # In short waits: a signal the OS hands to another thread of this process (the pool's)
+        # runs its handler only when the main thread next runs Python code.
+        while wait([future for _, _, future in futures], timeout=0.2).not_done:
+            pass
+    except BaseException:  # Ctrl-C, SIGTERM: the workers stop with this process, at once
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     for key, task, future in futures:
         if future.exception() is not None:
             continue  # compiled (and its error raised) by the run itself, where it says which

@@ -199,3 +199,48 @@ def test_the_rate_counts_solving_not_compiling(tmp_path: Path, monkeypatch) -> N
     assert summary.seconds < 1.0
     again = run(["lctr", "king"], max_n=3, out=str(tmp_path / "results"), jobs=1, progress=False)
     assert calls == [["lctr", "king"]] and again.jobs_skipped == 6  # nothing to solve: no compiling
+
+
+def _processes_with(text: str) -> list[int]:
+    """The processes whose environment holds ``text`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def test_ctrl_c_while_compiling_stops_the_workers_in_one_line(tmp_path: Path) -> None:
+    """Ctrl-C during the first run's compiling: the command's one line and status 130, and no
+    worker left compiling (they would otherwise finish their kernels first)."""
+    import signal
+    import time
+
+    if not Path("/proc/self/environ").exists():
+        import pytest
+
+        pytest.skip("needs /proc")
+    env = _env(tmp_path)
+    del env["PYTHONPATH"]
+    command = [str(Path(sys.executable).with_name("partgames")), "run", "--games", "king",
+               "--max-n", "5", "--quiet", "--out", str(tmp_path / "results")]
+    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline()
+        assert first == "partgames: compiling kernels (first run only): 1 group on 1 core\n"
+        deadline = time.monotonic() + 20
+        while len(_processes_with(str(tmp_path / "cache"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the worker has started
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 130
+        assert proc.stderr.read() == "partgames: interrupted; finished shards are kept, rerun to resume\n"
+        time.sleep(0.5)
+        assert _processes_with(str(tmp_path / "cache")) == []
+    finally:
+        for pid in _processes_with(str(tmp_path / "cache")):  # this test's, by their environment
+            os.kill(pid, signal.SIGKILL)

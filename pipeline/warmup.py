@@ -182,8 +182,11 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
         if future.exception() is not None:
             continue  # compiled (and its error raised) by the run itself, where it says which
         for marker in [_marker(key, stamps)] + ([writer] if task[2] else []):
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
+            try:
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.touch()
+            except OSError:  # a cache numba cannot write either: the next run compiles again
+                break
     seconds = time.perf_counter() - start
     say(f"partgames: kernels compiled in {seconds:.1f} s")
     return seconds

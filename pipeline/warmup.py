@@ -17,6 +17,7 @@ fresh), an edit elsewhere changes nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import multiprocessing
 import os
@@ -89,9 +90,10 @@ KERNEL_MODULES = ("pipeline.partitions", "pipeline.games.cgh", "pipeline.games.w
                   "pipeline.summaries", "pipeline.parquet.encodings")
 
 
+@functools.cache
 def _stamps() -> str:
     """The source stamps of every kernel of :data:`KERNEL_MODULES`, in one string (the same
-    whatever else the process has imported)."""
+    whatever else the process has imported); once a process, as numba reads its stamps once."""
     import importlib
 
     from numba.core.dispatcher import Dispatcher

@@ -152,7 +152,14 @@ def _pairs_and_regions(sg, sgm, bits, bit_offsets, values, offsets):  # pragma: 
             if (bits[f, b >> 3] >> (b & 7)) & 1:
                 mask |= 1 << f
         regions[mask] += 1
-        if first[mask] < 0 or _lex_cmp(values, offsets, i, first[mask]) < 0:
+        j = first[mask]
+        if j < 0:
+            first[mask] = i
+            continue
+        # most records differ from the mask's first one in their largest part: compared here
+        # before the whole partitions (a record's parts are never empty, n >= 1)
+        a, b = values[offsets[i]], values[offsets[j]]
+        if a < b or (a == b and _lex_cmp(values, offsets, i, j) < 0):
             first[mask] = i
     return pairs, regions, first
 

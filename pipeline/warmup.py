@@ -61,7 +61,7 @@ def _kernel_signature(game: Game) -> tuple | None:
 
 def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tuple, Task]]:
     """(key, task) for each distinct kernel the ``games`` need, the longest to compile first
-    (a moveset's kernel, then the others), the last one writing a tiny store."""
+    (a moveset's kernel, then the others)."""
     found: dict[tuple, Task] = {}
     taken: set[str] = set()
     for index, game in enumerate(games):
@@ -154,12 +154,17 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     if not tasks:
         return 0.0
     stamps = _stamps()
-    writer = _marker(("writer",), stamps)
-    todo = [(key, task) for key, task in tasks if not _marker(key, stamps).exists()]
-    if not writer.exists():
-        if not any(task[2] for _, task in todo):
-            key, (ids, with_partner, _) = todo.pop() if todo else tasks[-1]
-            todo.append((key, (ids, with_partner, True)))
+    by_id = {game.game_id: game for game in games}
+
+    def writer(task: Task) -> Path:  # the encoders and summaries of a task's schema
+        return _marker(("writer", by_id[task[0][0]].schema.to_string()), stamps)
+
+    todo = {key: task for key, task in tasks if not _marker(key, stamps).exists()}
+    for key, task in reversed(tasks):  # a schema's writer: with a short task, one per schema
+        if writer(task).exists() or any(t[2] and writer(t) == writer(task) for t in todo.values()):
+            continue
+        ids, with_partner, _ = todo.get(key, task)
+        todo[key] = (ids, with_partner, True)
     if not todo:
         return 0.0
     workers = max(1, min(cores, len(todo)))
@@ -169,7 +174,7 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_ignore_interrupts)
     try:
-        futures = [(key, task, pool.submit(_compile, task)) for key, task in todo]
+        futures = [(key, task, pool.submit(_compile, task)) for key, task in todo.items()]
         # In short waits: a signal the OS hands to another thread of this process (the pool's)
         # runs its handler only when the main thread next runs Python code.
         while wait([future for _, _, future in futures], timeout=0.2).not_done:
@@ -183,7 +188,7 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     for key, task, future in futures:
         if future.exception() is not None:
             continue  # compiled (and its error raised) by the run itself, where it says which
-        for marker in [_marker(key, stamps)] + ([writer] if task[2] else []):
+        for marker in [_marker(key, stamps)] + ([writer(task)] if task[2] else []):
             try:
                 marker.parent.mkdir(parents=True, exist_ok=True)
                 marker.touch()

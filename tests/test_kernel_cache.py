@@ -244,3 +244,46 @@ def test_ctrl_c_while_compiling_stops_the_workers_in_one_line(tmp_path: Path) ->
     finally:
         for pid in _processes_with(str(tmp_path / "cache")):  # this test's, by their environment
             os.kill(pid, signal.SIGKILL)
+
+
+def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    """The tasks a run hands to the workers: those not done before (a marker in numba's cache
+    folder), each record schema's writer kernels in exactly one of them."""
+    from concurrent.futures import Future
+
+    from numba.core import config
+
+    from pipeline import warmup
+    from pipeline.games import get_game
+    from pipeline.schema import BOARD_GAMES
+
+    submitted: list[tuple] = []
+
+    class Pool:  # the workers, by their tasks
+        def __init__(self, **_options: object) -> None:
+            self._processes: dict = {}
+
+        def submit(self, _function, task) -> Future:
+            submitted.append(task)
+            future: Future = Future()
+            future.set_result(None)
+            return future
+
+        def shutdown(self, **_options: object) -> None:
+            pass
+
+    monkeypatch.setattr(warmup, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    said: list[str] = []
+    games = [get_game(g) for g in (*BOARD_GAMES, "sn5_4")]
+    assert warmup.compile_kernels(games, 2, said.append) > 0
+    writes = sorted(ids for ids, _, write in submitted if write)
+    assert writes == [("lctr", "downright"), ("sn5_4",)]  # the board games' shortest, and SN's
+    assert len(submitted) == 5 and said[0] == ("partgames: compiling kernels (first run only): "
+                                               "5 groups on 2 cores")
+    submitted.clear()
+    for again in (games, [get_game("king")], [get_game("lctr"), get_game("downright")]):
+        assert warmup.compile_kernels(again, 2, said.append) == 0.0 and submitted == []
+    assert warmup.compile_kernels([get_game("{(1,1)}"), get_game("lctr")], 2, said.append) > 0
+    assert submitted == [(("moves_1.1",), False, False), (("lctr",), False, False)]

@@ -67,7 +67,7 @@ def record_sources(package: Path) -> list[tuple[str, Path]]:
     each ``.py`` under the package, at any depth (the kernels, the Parquet encoder, the
     runner...), and ``macros.sql``, whose macros a ``--keep`` condition may call. The rest of the
     statement catalogue (``queries/``) reads records and never writes one, so editing a
-    statement leaves the code of the records (and numba's cache) as it is."""
+    statement leaves the code of the records as it is."""
     files = [(path.relative_to(package).as_posix(), path) for path in package.rglob("*.py")
              if path.relative_to(package).parts[0] != "queries"]
     macros = queries_dir() / "macros.sql"
@@ -125,7 +125,7 @@ def source_digest() -> str:
     """The version of the code that computes records: SHA-256 (hex) of every file of the package
     that can change a record and of the versions of the libraries that compute them
     (:func:`code_digest`). ``__version__`` is the release and stays put between fixes; this
-    changes with any of them. It keys numba's cache (below), the plan that staged shards of an
+    changes with any of them. It keys the plan that staged shards of an
     interrupted run must match to be reused (so a resumed (game, n) never mixes records of two
     versions of the code), each finished (game, n)'s ``_complete.json`` (which code computed
     it), and a cluster run's check that every worker runs the client's code.
@@ -135,24 +135,30 @@ def source_digest() -> str:
 
 
 def _kernel_cache_dir() -> Path:
-    """Numba's on-disk cache, one folder per version of the sources (:func:`source_digest`).
-
-    Numba invalidates a cached function when *its own* file changes, not when a function it
-    inlines from another file does (e.g. ``cgh.summarize`` inside the moveset kernel), so a fix
-    there could silently keep old machine code. Keying the folder on a hash of every source file
-    of the package rules that out: changed sources compile afresh.
-    """
+    """Numba's on-disk cache of the kernels. One folder for every version of the sources: each
+    kernel's entry is keyed on the sources it depends on (:mod:`pipeline.kernel_cache`), not on
+    all of them, so an edit recompiles only the kernels it can change."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "partgames" / f"numba-{source_digest()[:16]}"
+    return base / "partgames" / "numba"
 
 
-if not os.environ.get("NUMBA_CACHE_DIR"):  # an explicit setting wins
-    # Through the environment, which numba reads when it is imported: importing numba here would
-    # cost every command 0.3 s, and sql, verify and search never compile. Where numba is loaded
-    # already (a benchmark, a notebook), its config is set as well.
+#: Numba's cache locators, tried in order for each cached function: the package's kernels are
+#: keyed on the sources each depends on (:class:`pipeline.kernel_cache.KernelCacheLocator`);
+#: numba's own locators (by their names in ``numba.core.caching``) keep any other function.
+KERNEL_CACHE_LOCATORS = ("pipeline.kernel_cache.KernelCacheLocator,UserProvidedCacheLocator,"
+                         "InTreeCacheLocator,UserWideCacheLocator,IPythonCacheLocator,ZipCacheLocator")
+
+# Through the environment, which numba reads when it is imported: importing numba here would
+# cost every command 0.3 s, and sql, verify and search never compile. Where numba is loaded
+# already (a benchmark, a notebook), its config is set as well. An explicit setting wins.
+if not os.environ.get("NUMBA_CACHE_DIR"):
     os.environ["NUMBA_CACHE_DIR"] = str(_kernel_cache_dir())
     if "numba" in sys.modules:
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+if not os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES"):
+    os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = KERNEL_CACHE_LOCATORS
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_LOCATOR_CLASSES = KERNEL_CACHE_LOCATORS
 
 
 def __getattr__(name: str) -> object:

@@ -565,7 +565,12 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     else:
         store.journal_missing(skipped)
     plan = _plan(store, games, todo, jobs, force, max_records, keep, share_partition_columns)
+    if cluster is None and plan.tasks:  # the first run's compiling, not solving
+        from pipeline.warmup import compile_kernels
 
+        needed = {id(g) for gs, _ in plan.tasks for g in gs}
+        start += compile_kernels([g for g in games if id(g) in needed], os.cpu_count() or 1,
+                                 say, solve_partners_together)
     bars = _progress_bars(games, plan.totals, progress)
     by_id = {g.game_id: g for g in games}
 

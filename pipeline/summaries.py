@@ -72,47 +72,63 @@ def _lex_cmp(values, offsets, a, b):  # pragma: no cover - compiled
     return -1 if la < lb else 1
 
 
-@numba.njit(cache=True, nogil=True)
-def _extreme(column, values, offsets, sign, witnesses):  # pragma: no cover - compiled
-    """The extreme of ``column`` (``sign`` 1: the maximum, -1: the minimum) over its values ≥ 0
-    (negative marks NULL): (found, extreme, count, the records of up to ``witnesses.shape[0]``
-    partitions attaining it in reverse lexicographic order (into ``witnesses``; their number),
-    has_next, next value inward).
+@numba.njit(cache=True, nogil=True, inline="always")
+def _witness(values, offsets, i, witnesses, kept):  # pragma: no cover - compiled
+    """Record ``i`` among the ``kept`` witnesses (the ``witnesses.shape[0]`` lexicographically
+    largest partitions, largest first); their new number."""
+    size = witnesses.shape[0]
+    if kept == size and _lex_cmp(values, offsets, i, witnesses[kept - 1]) <= 0:
+        return kept
+    pos = kept if kept < size else size - 1
+    while pos > 0 and _lex_cmp(values, offsets, i, witnesses[pos - 1]) > 0:
+        witnesses[pos] = witnesses[pos - 1]
+        pos -= 1
+    witnesses[pos] = i
+    return kept + 1 if kept < size else kept
 
-    ``column``: int64 values, one per record; ``values``/``offsets``: the ``parts`` column's
+
+@numba.njit(cache=True, nogil=True)
+def _extremes(column, values, offsets, low_at, high_at):  # pragma: no cover - compiled
+    """The minimum and the maximum of ``column`` over its values ≥ 0 (negative marks NULL), in
+    one pass: for each, (found, extreme, count, the number of witnesses: the records of up to
+    ``witnesses.shape[0]`` partitions attaining it in reverse lexicographic order, into
+    ``low_at`` / ``high_at``, has_next, next value inward).
+
+    ``column``: int values, one per record; ``values``/``offsets``: the ``parts`` column's
     flattened values and offsets (record i's parts are values[offsets[i]:offsets[i + 1]]).
     """
     found = False
-    best = np.int64(0)
-    count = np.int64(0)
-    kept = 0
-    has_next = False
-    nxt = np.int64(0)
-    size = witnesses.shape[0]
+    low = high = np.int64(0)
+    low_count = high_count = np.int64(0)
+    low_kept = high_kept = 0
+    low_has_next = high_has_next = False
+    low_next = high_next = np.int64(0)
     for i in range(column.shape[0]):
         v = np.int64(column[i])
         if v < 0:
             continue
-        if not found or sign * v > sign * best:
-            if found:
-                has_next, nxt = True, best
-            found, best, count, kept = True, v, np.int64(0), 0
-        if v != best:
-            if not has_next or sign * v > sign * nxt:
-                has_next, nxt = True, v
-            continue
-        count += 1
-        # keep the ``size`` lexicographically largest partitions, largest first
-        if kept == size and _lex_cmp(values, offsets, i, witnesses[kept - 1]) <= 0:
-            continue
-        pos = kept if kept < size else size - 1
-        while pos > 0 and _lex_cmp(values, offsets, i, witnesses[pos - 1]) > 0:
-            witnesses[pos] = witnesses[pos - 1]
-            pos -= 1
-        witnesses[pos] = i
-        if kept < size:
-            kept += 1
-    return found, best, count, kept, has_next, nxt
+        if not found:
+            found, low, high = True, v, v
+        # the maximum's side
+        if v > high:
+            high_has_next, high_next = True, high
+            high, high_count, high_kept = v, np.int64(0), 0
+        if v == high:
+            high_count += 1
+            high_kept = _witness(values, offsets, i, high_at, high_kept)
+        elif not high_has_next or v > high_next:
+            high_has_next, high_next = True, v
+        # the minimum's side
+        if v < low:
+            low_has_next, low_next = True, low
+            low, low_count, low_kept = v, np.int64(0), 0
+        if v == low:
+            low_count += 1
+            low_kept = _witness(values, offsets, i, low_at, low_kept)
+        elif not low_has_next or v < low_next:
+            low_has_next, low_next = True, v
+    return (found, low, low_count, low_kept, low_has_next, low_next,
+            high, high_count, high_kept, high_has_next, high_next)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -137,7 +153,14 @@ def _pairs_and_regions(sg, sgm, bits, bit_offsets, values, offsets):  # pragma: 
             if (bits[f, b >> 3] >> (b & 7)) & 1:
                 mask |= 1 << f
         regions[mask] += 1
-        if first[mask] < 0 or _lex_cmp(values, offsets, i, first[mask]) < 0:
+        j = first[mask]
+        if j < 0:
+            first[mask] = i
+            continue
+        # most records differ from the mask's first one in their largest part: compared here
+        # before the whole partitions (a record's parts are never empty, n >= 1)
+        a, b = values[offsets[i]], values[offsets[j]]
+        if a < b or (a == b and _lex_cmp(values, offsets, i, j) < 0):
             first[mask] = i
     return pairs, regions, first
 
@@ -192,14 +215,15 @@ def summarize_table(table: pa.Table) -> dict[str, Any]:
     summary["regions"] = [[mask, int(regions[mask]), partition(first[mask]), int(sg[first[mask]]),
                            int(sgm[first[mask]])] for mask in np.nonzero(regions)[0].tolist()]
     extremes: dict[str, dict[str, Any]] = {}
-    witnesses = np.zeros(WITNESSES, np.int64)
+    low_at, high_at = np.zeros(WITNESSES, np.int64), np.zeros(WITNESSES, np.int64)
     for m in MEASURES:
+        found, *sides = _extremes(columns[m], values, offsets, low_at, high_at)
         entry: dict[str, Any] = {}
-        for side, sign in (("min", -1), ("max", 1)):
-            found, best, count, kept, has_next, nxt = _extreme(columns[m], values, offsets, sign, witnesses)
+        for side, at, (best, count, kept, has_next, nxt) in (("min", low_at, sides[:5]),
+                                                              ("max", high_at, sides[5:])):
             entry[side] = int(best) if found else None
             entry[f"{side}_count"] = int(count)
-            entry[f"{side}_at"] = [partition(i) for i in witnesses[:kept].tolist()]
+            entry[f"{side}_at"] = [partition(i) for i in at[:kept].tolist()]
             entry[f"{side}_next"] = int(nxt) if has_next else None
         extremes[m] = entry
     summary["extremes"] = extremes

@@ -1,0 +1,199 @@
+"""The first run's compiling: the kernels a run needs, compiled before it solves, in parallel.
+
+Numba compiles a kernel on its first call, holding the GIL, so a run's solver threads would
+compile its kernels one after another on one core (the nine board games: over a minute). Before
+solving, :func:`compile_kernels` finds the kernels the run's games need that numba's cache
+(:mod:`pipeline.kernel_cache`) does not hold yet, and compiles them in worker processes, one task
+per distinct kernel (its compiled type signature), on every core: each worker solves one tiny
+shard of a game that calls that kernel, and one of them also writes a tiny store (the Parquet
+encoder, the summaries), so numba caches exactly the specialisations the run calls. The run then
+loads them from the cache. Its final line's rate counts solving, not this compiling.
+
+A task is known done by a marker in numba's cache folder, named by the task and the source
+stamps of every kernel of the package (:func:`pipeline.kernel_cache.kernel_key`): an edit of a
+kernel's sources makes its tasks run again (the workers load from the cache whatever is still
+fresh), an edit elsewhere changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import multiprocessing
+import os
+import signal
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, wait
+from pathlib import Path
+
+from pipeline.games.base import Game
+
+#: Set in a worker process: its own tiny run compiles in place (no workers of its own).
+_IN_WORKER = False
+
+#: The largest n a task solves: every kernel is compiled on its first call whatever n is.
+TASK_N = 4
+
+# A task: (game ids, ``with_partner``: the two games solved in one kernel call, ``writes``: a
+# tiny run into a temporary store, which compiles the writer's kernels as well).
+Task = tuple[tuple[str, ...], bool, bool]
+
+
+def _kernel_signature(game: Game) -> tuple | None:
+    """What tells a game's solving kernel and its compiled specialisation apart, or None for a
+    game left to compile in the run (a selection's solver)."""
+    from pipeline.games.moveset import MovesetGame
+
+    if isinstance(game, MovesetGame):
+        if game._topleft:
+            return ("topleft",)
+        import numba
+
+        # moveset.MovesetGame: one specialisation per type of the steps (a tuple of pairs, one
+        # kernel per number of steps) and of the rays.
+        return ("moveset", str(numba.typeof(game._steps)), str(numba.typeof(game._rays)))
+    if type(game).__name__ == "SlowNimGame":
+        return ("slownim",)
+    return None
+
+
+def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tuple, Task]]:
+    """(key, task) for each distinct kernel the ``games`` need, the longest to compile first
+    (a moveset's kernel, then the others)."""
+    found: dict[tuple, Task] = {}
+    taken: set[str] = set()
+    for index, game in enumerate(games):
+        if game.game_id in taken:
+            continue
+        partner = game.partner_in(games[index + 1:]) if with_partners else None
+        if partner is not None and partner.game_id not in taken:
+            mine, theirs = _kernel_signature(game), _kernel_signature(partner)
+            if mine is not None and theirs is not None:
+                taken.update((game.game_id, partner.game_id))
+                found.setdefault(("pair", mine, theirs),
+                                 ((game.game_id, partner.game_id), True, False))
+                continue
+        signature = _kernel_signature(game)
+        if signature is not None:
+            found.setdefault(signature, ((game.game_id,), False, signature == ("slownim",)))
+    tasks = sorted(found.items(), key=lambda item: item[0][0] != "moveset")
+    return tasks
+
+
+#: The modules that define the kernels of a run (every board game's, Slow SetNim's, the writer's);
+#: their kernels' stamps cover the files they depend on.
+KERNEL_MODULES = ("pipeline.partitions", "pipeline.games.cgh", "pipeline.games.walk",
+                  "pipeline.games.topleft", "pipeline.games.topleft_pair", "pipeline.games.moveset",
+                  "pipeline.games.columns", "pipeline.games.features", "pipeline.games.slownim",
+                  "pipeline.summaries", "pipeline.parquet.encodings")
+
+
+@functools.cache
+def _stamps() -> str:
+    """The source stamps of every kernel of :data:`KERNEL_MODULES`, in one string (the same
+    whatever else the process has imported); once a process, as numba reads its stamps once."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    from pipeline.kernel_cache import kernel_key
+
+    keys = []
+    for name in KERNEL_MODULES:
+        module = importlib.import_module(name)
+        for attr, value in sorted(vars(module).items()):
+            if isinstance(value, Dispatcher) and value.__module__ == name:
+                keys.append(f"{name}.{attr}={kernel_key(value.py_func)}")
+    return "\n".join(keys)
+
+
+def _marker(key: tuple, stamps: str) -> Path:
+    from numba.core import config
+
+    digest = hashlib.sha256(f"{key!r}\n{stamps}".encode()).hexdigest()[:32]
+    return Path(config.CACHE_DIR) / "partgames-compiled" / digest
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the run's process, which stops it (one line, not a traceback
+    from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _compile(task: Task) -> None:
+    """A worker's task: the kernels of one tiny solve (and, if ``writes``, of a tiny run)."""
+    global _IN_WORKER
+    _IN_WORKER = True
+    ids, with_partner, writes = task
+    if writes:
+        from pipeline.runner import run
+
+        with tempfile.TemporaryDirectory(prefix="partgames-compile-") as scratch:
+            run(list(ids), max_n=TASK_N, out=str(Path(scratch) / "results"), jobs=1,
+                progress=False, space_check=False)
+        return
+    from pipeline.games import get_game
+
+    games = [get_game(game_id) for game_id in ids]
+    if with_partner:
+        games[0].solve_shard_with(games[1], TASK_N, 0, 1 << 20)
+    else:
+        games[0].solve_shard(TASK_N, 0, 1 << 20)
+
+
+def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
+                    with_partners: bool = True) -> float:
+    """Compile the kernels ``games`` need and numba's cache lacks, in up to ``cores`` worker
+    processes; say so in one line. The seconds it took (0 when everything is cached)."""
+    if _IN_WORKER or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return 0.0
+    start = time.perf_counter()
+    tasks = plan_tasks(games, with_partners)
+    if not tasks:
+        return 0.0
+    stamps = _stamps()
+    by_id = {game.game_id: game for game in games}
+
+    def writer(task: Task) -> Path:  # the encoders and summaries of a task's schema
+        return _marker(("writer", by_id[task[0][0]].schema.to_string()), stamps)
+
+    todo = {key: task for key, task in tasks if not _marker(key, stamps).exists()}
+    for key, task in reversed(tasks):  # a schema's writer: with a short task, one per schema
+        if writer(task).exists() or any(t[2] and writer(t) == writer(task) for t in todo.values()):
+            continue
+        ids, with_partner, _ = todo.get(key, task)
+        todo[key] = (ids, with_partner, True)
+    if not todo:
+        return 0.0
+    workers = max(1, min(cores, len(todo)))
+    say(f"partgames: compiling kernels (first run only): {len(todo)} group"
+        f"{'s' if len(todo) > 1 else ''} on {workers} core{'s' if workers > 1 else ''}")
+    # Processes, since compiling holds the GIL; spawned, since this process may hold threads.
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_ignore_interrupts)
+    try:
+        futures = [(key, task, pool.submit(_compile, task)) for key, task in todo.items()]
+        # In short waits: a signal the OS hands to another thread of this process (the pool's)
+        # runs its handler only when the main thread next runs Python code.
+        while wait([future for _, _, future in futures], timeout=0.2).not_done:
+            pass
+    except BaseException:  # Ctrl-C, SIGTERM: the workers stop with this process, at once
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    for key, task, future in futures:
+        if future.exception() is not None:
+            continue  # compiled (and its error raised) by the run itself, where it says which
+        for marker in [_marker(key, stamps)] + ([writer(task)] if task[2] else []):
+            try:
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.touch()
+            except OSError:  # a cache numba cannot write either: the next run compiles again
+                break
+    seconds = time.perf_counter() - start
+    say(f"partgames: kernels compiled in {seconds:.1f} s")
+    return seconds

@@ -1,0 +1,289 @@
+"""Numba's cache of the kernels is keyed per kernel on the sources it depends on
+(pipeline/kernel_cache.py): an edit of a file no kernel reads recompiles nothing, and an edit of a
+file some kernels inline recompiles exactly those.
+
+Each check runs in fresh processes (numba's cache is read when a process first compiles), on a
+copy of the sources in a temporary folder, so the checkout is never edited."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pipeline
+
+PACKAGE = Path(pipeline.__file__).resolve().parent
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # pipeline/__init__.py's default cache folder
+    env["PYTHONPATH"] = str(tmp_path / "src")
+    return env
+
+
+def _python(tmp_path: Path, script: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=_env(tmp_path),
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _append(path: Path, line: str) -> None:
+    path.write_text(path.read_text() + line)
+
+
+# A tiny package of three modules: a kernel inlining a helper of another module, a kernel that
+# does not, and a module without kernels.
+HELPER = """
+import numba
+
+STEP = 1
+
+@numba.njit(cache=True, inline="always")
+def add_step(x):
+    return x + STEP
+"""
+KERNELS = """
+import numba
+
+from kpkg import helper, plain  # noqa: F401 (plain: imported, never called by a kernel)
+
+@numba.njit(cache=True)
+def uses_helper(x):
+    return helper.add_step(x) * 2
+
+@numba.njit(cache=True)
+def alone(x):
+    return x * 3
+"""
+COMPILE = """
+import json, sys
+import pipeline
+from pipeline import kernel_cache
+kernel_cache.PACKAGES.add("kpkg")
+from kpkg import kernels
+values = [kernels.uses_helper(5), kernels.alone(5)]
+print(json.dumps({"values": values,
+                  "compiled": [name for name in ("uses_helper", "alone")
+                               if getattr(kernels, name).stats.cache_misses]}))
+"""
+
+
+def test_an_edit_recompiles_exactly_the_kernels_that_read_the_file(tmp_path: Path) -> None:
+    package = tmp_path / "src" / "kpkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "helper.py").write_text(HELPER)
+    (package / "kernels.py").write_text(KERNELS)
+    (package / "plain.py").write_text("WORDS = 'no kernel here'\n")
+
+    def index_files() -> dict[str, int]:
+        return {path.name: path.stat().st_mtime_ns
+                for path in (tmp_path / "cache").rglob("kernels.*.nbi")}
+
+    assert _python(tmp_path, COMPILE) == {"values": [12, 15], "compiled": ["uses_helper", "alone"]}
+    first = index_files()
+    assert sorted(name.split("-")[0] for name in first) == ["kernels.alone", "kernels.uses_helper"]
+
+    _append(package / "plain.py", "# an edit of a module no kernel reads\n")
+    assert _python(tmp_path, COMPILE) == {"values": [12, 15], "compiled": []}
+    assert index_files() == first  # nothing written
+
+    _append(package / "helper.py", "STEP = 2\n")  # the inlined helper changes: its kernel follows
+    assert _python(tmp_path, COMPILE) == {"values": [14, 15], "compiled": ["uses_helper"]}
+    second = index_files()
+    assert [name for name in first if second[name] != first[name]] == [
+        name for name in first if name.startswith("kernels.uses_helper")]
+
+
+KEYS = """
+import importlib, json, pickle, pkgutil
+import numba
+import pipeline, pipeline.games
+from numba.core.dispatcher import Dispatcher
+names = ["pipeline." + info.name for info in pkgutil.iter_modules(pipeline.__path__)]
+names += ["pipeline.games." + info.name for info in pkgutil.iter_modules(pipeline.games.__path__)]
+names += ["pipeline.parquet.encodings"]
+keys = {}
+for name in names:
+    try:
+        module = importlib.import_module(name)
+    except ImportError:
+        continue
+    assert module.__file__.startswith(%r), module.__file__
+    for attr, value in vars(module).items():
+        if isinstance(value, Dispatcher) and value.__module__ == name and value._cache is not None:
+            cache_file = value._cache._cache_file
+            # What numba's index is named and stamped with (the stamp as the index stores it).
+            keys[name + "." + attr] = [cache_file._index_path.replace(%r, ""),
+                                       repr(pickle.loads(pickle.dumps(cache_file._source_stamp)))]
+print(json.dumps(keys))
+"""
+
+
+def test_the_real_kernels_keys_follow_their_sources_only(tmp_path: Path) -> None:
+    copy = tmp_path / "src" / "pipeline"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    script = KEYS % (str(copy), str(tmp_path))
+    before = _python(tmp_path, script)
+    assert {"pipeline.games.moveset.solve_moveset", "pipeline.games.topleft.solve_topleft",
+            "pipeline.games.cgh.summarize", "pipeline.summaries._pairs_and_regions",
+            "pipeline.parquet.encodings.integer_page"} <= set(before)
+
+    _append(copy / "cli.py", "# a comment line\n")
+    assert _python(tmp_path, script) == before  # editing cli.py recompiles nothing
+
+    _append(copy / "games" / "cgh.py", "# a comment line\n")
+    after = _python(tmp_path, script)
+    assert set(after) == set(before)
+    changed = {name for name in before if after[name] != before[name]}
+    # The kernels that inline cgh.summarize (docs/architecture.md: every board game's walk).
+    assert {"pipeline.games.cgh.summarize", "pipeline.games.moveset.solve_moveset",
+            "pipeline.games.topleft.solve_topleft"} <= changed
+    # ... and only kernels of cgh.py and of modules importing it: a kernel elsewhere keeps its
+    # machine code.
+    for name in changed:
+        module = name.rsplit(".", 1)[0]
+        source = (copy / Path(*module.split(".")[1:])).with_suffix(".py").read_text()
+        assert module == "pipeline.games.cgh" or re.search(r"^from pipeline\.games\.cgh import",
+                                                            source, re.MULTILINE), name
+    assert not any(name.startswith(("pipeline.summaries.", "pipeline.parquet.",
+                                    "pipeline.games.columns.")) for name in changed)
+
+
+def test_the_first_run_compiles_one_task_per_kernel_it_needs() -> None:
+    """One worker task per distinct compiled kernel (docs/definitions.md §2.2's movesets: a
+    kernel per number of steps, the steps-free pieces sharing one; LCTR and Downright in one
+    walk), and none for a game the run does not solve."""
+    from pipeline.games import get_game
+    from pipeline.games.moveset import BUILTIN
+    from pipeline.schema import BOARD_GAMES
+    from pipeline.warmup import plan_tasks
+
+    tasks = [task for _, task in plan_tasks([get_game(g) for g in BOARD_GAMES])]
+    assert (("lctr", "downright"), True, False) in tasks
+    singles = [ids[0] for ids, with_partner, _ in tasks if not with_partner]
+    steps = sorted(len(BUILTIN[game][0]) for game in singles)
+    kinds = {len(BUILTIN[g][0]) for g in BOARD_GAMES if g not in ("lctr", "downright")}
+    assert steps == sorted(kinds) and len(tasks) == len(kinds) + 1
+    assert [task for _, task in plan_tasks([get_game("lctr")])] == [(("lctr",), False, False)]
+    assert [task for _, task in plan_tasks([get_game("rook"), get_game("queen")])] == [
+        (("rook",), False, False)]
+
+
+def test_the_rate_counts_solving_not_compiling(tmp_path: Path, monkeypatch) -> None:
+    """The final line's seconds (and so its rate) leave out the first run's compiling."""
+    import time
+
+    from pipeline import warmup
+    from pipeline.runner import run
+
+    calls = []
+
+    def compiling(games, cores, say, with_partners=True) -> float:
+        calls.append([g.game_id for g in games])
+        time.sleep(1.0)
+        return 1.0
+
+    monkeypatch.setattr(warmup, "compile_kernels", compiling)
+    summary = run(["lctr", "king"], max_n=3, out=str(tmp_path / "results"), jobs=1, progress=False)
+    assert calls == [["lctr", "king"]] and summary.records == 2 * (1 + 2 + 3)
+    assert summary.seconds < 1.0
+    again = run(["lctr", "king"], max_n=3, out=str(tmp_path / "results"), jobs=1, progress=False)
+    assert calls == [["lctr", "king"]] and again.jobs_skipped == 6  # nothing to solve: no compiling
+
+
+def _processes_with(text: str) -> list[int]:
+    """The processes whose environment holds ``text`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def test_ctrl_c_while_compiling_stops_the_workers_in_one_line(tmp_path: Path) -> None:
+    """Ctrl-C during the first run's compiling: the command's one line and status 130, and no
+    worker left compiling (they would otherwise finish their kernels first)."""
+    import signal
+    import time
+
+    if not Path("/proc/self/environ").exists():
+        import pytest
+
+        pytest.skip("needs /proc")
+    env = _env(tmp_path)
+    del env["PYTHONPATH"]
+    command = [str(Path(sys.executable).with_name("partgames")), "run", "--games", "king",
+               "--max-n", "5", "--quiet", "--out", str(tmp_path / "results")]
+    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stderr.readline()
+        assert first == "partgames: compiling kernels (first run only): 1 group on 1 core\n"
+        deadline = time.monotonic() + 20
+        while len(_processes_with(str(tmp_path / "cache"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the worker has started
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 130
+        assert proc.stderr.read() == "partgames: interrupted; finished shards are kept, rerun to resume\n"
+        time.sleep(0.5)
+        assert _processes_with(str(tmp_path / "cache")) == []
+    finally:
+        for pid in _processes_with(str(tmp_path / "cache")):  # this test's, by their environment
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    """The tasks a run hands to the workers: those not done before (a marker in numba's cache
+    folder), each record schema's writer kernels in exactly one of them."""
+    from concurrent.futures import Future
+
+    from numba.core import config
+
+    from pipeline import warmup
+    from pipeline.games import get_game
+    from pipeline.schema import BOARD_GAMES
+
+    submitted: list[tuple] = []
+
+    class Pool:  # the workers, by their tasks
+        def __init__(self, **_options: object) -> None:
+            self._processes: dict = {}
+
+        def submit(self, _function, task) -> Future:
+            submitted.append(task)
+            future: Future = Future()
+            future.set_result(None)
+            return future
+
+        def shutdown(self, **_options: object) -> None:
+            pass
+
+    monkeypatch.setattr(warmup, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    said: list[str] = []
+    games = [get_game(g) for g in (*BOARD_GAMES, "sn5_4")]
+    assert warmup.compile_kernels(games, 2, said.append) > 0
+    writes = sorted(ids for ids, _, write in submitted if write)
+    assert writes == [("lctr", "downright"), ("sn5_4",)]  # the board games' shortest, and SN's
+    assert len(submitted) == 5 and said[0] == ("partgames: compiling kernels (first run only): "
+                                               "5 groups on 2 cores")
+    submitted.clear()
+    for again in (games, [get_game("king")], [get_game("lctr"), get_game("downright")]):
+        assert warmup.compile_kernels(again, 2, said.append) == 0.0 and submitted == []
+    assert warmup.compile_kernels([get_game("{(1,1)}"), get_game("lctr")], 2, said.append) > 0
+    assert submitted == [(("moves_1.1",), False, False), (("lctr",), False, False)]

@@ -493,15 +493,14 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     for _, by_n in nb.values():
         for n, k in by_n.items():
             per_n[n] = max(per_n.get(n, 0), k)
-    chunks = n_chunks(per_n, min(chunk_records, NEIGHBOURHOOD_RECORDS))
     total = sum(k for _, by_n in nb.values() for k in by_n.values())
     bar = progress.bar(f"neighbourhoods: {len({st.id for sts, _ in nb.values() for st in sts})} statements",
                        total) if progress and nb else None
-    for lo, hi, _ in chunks:
+    for lo, hi, pieces in key_pieces(per_n, min(chunk_records, NEIGHBOURHOOD_RECORDS)):
         from pipeline.games.features import neighbour_key_table  # numba: only here
 
         start = time.perf_counter()
-        con.register(NEIGHBOUR_KEYS, neighbour_key_table(lo, hi))
+        con.register(NEIGHBOUR_KEYS, neighbour_key_table(pieces))
         share = (time.perf_counter() - start) / max(1, len(nb))
         try:
             for game, (sts, by_n) in nb.items():
@@ -515,7 +514,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                 rows = neighbourhood_sql(_quote(game), NEIGHBOUR_KEYS, min(ns), max(ns), used)
                 count(game, sts, f"({rows})")
                 if bar is not None:
-                    bar.update(sum(by_n[n] for n in ns))
+                    bar.update(sum(min(c, by_n.get(n, 0)) for n, _, c in pieces))
         finally:
             con.unregister(NEIGHBOUR_KEYS)
     if bar is not None:
@@ -540,6 +539,24 @@ def _count_skipped(con: duckdb.DuckDBPyConnection, game: str, sts: list[Statemen
         except duckdb.Error:  # the where reads a neighbour: every record of those n
             (k,), = con.execute(f"SELECT count(*) FROM {_quote(game)} WHERE {held}").fetchall()
         out[st.id].skipped += k
+
+
+def key_pieces(per_n: dict[int, int], limit: int) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
+    """The passes over the neighbourhoods of the records of ``per_n`` (records by n): each
+    (lo, hi, pieces), the pieces (n, first ordinal, count) whose keys it joins, at most ``limit``
+    records a pass: consecutive n together, and an n of more records in ranges of ordinals (the
+    keys of the partitions of n = 100 alone would take 7.6 GB).
+
+    >>> key_pieces({1: 1, 2: 2, 3: 3, 4: 5}, limit=4)
+    [(1, 2, [(1, 0, 1), (2, 0, 2)]), (3, 3, [(3, 0, 3)]), (4, 4, [(4, 0, 4)]), (4, 4, [(4, 4, 1)])]
+    """
+    out = []
+    for lo, hi, size in n_chunks(per_n, limit):
+        if lo == hi and size > limit:
+            out += [(lo, lo, [(lo, s, min(limit, per_n[lo] - s))]) for s in range(0, per_n[lo], limit)]
+        else:
+            out.append((lo, hi, [(n, 0, per_n[n]) for n in range(lo, hi + 1) if n in per_n]))
+    return out
 
 
 #: A chunk of the neighbourhood pass holds at most this many records of a game (or one n): its
@@ -612,8 +629,8 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
     clauses = (*st.clauses, *st.printed_clauses)
     used = neighbours_read(" ".join([st.show, *(f"{c.where} {c.check}" for c in clauses)]))
     out: list[dict] = []
-    for a, b, _ in n_chunks(per_n, NEIGHBOURHOOD_RECORDS):
-        con.register(NEIGHBOUR_KEYS, neighbour_key_table(a, b))
+    for a, b, pieces in key_pieces(per_n, NEIGHBOURHOOD_RECORDS):
+        con.register(NEIGHBOUR_KEYS, neighbour_key_table(pieces))
         try:
             fast = query
             for g in st.games:

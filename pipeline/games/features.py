@@ -406,30 +406,44 @@ def follower_keys_arrow(games: pa.Array, lists: pa.Array) -> pa.Array:
 
 
 @numba.njit(cache=True, nogil=True)
-def _neighbour_keys(n, table, out_conj, out_t, out_l, out_d, out_minus):  # pragma: no cover - compiled
-    """For each partition of ``n``, at its ordinal: the keys of its conjugate λ', of λ[1,0] = T(λ)
-    (the top row removed), of λ[0,1] = L(λ) (the left column removed), of λ[1,1] (both) and of
-    λ⁻ (every corner removed: the last part of each run of equal parts less one); the key of ()
-    is 0.
+def _unrank(n, ordinal, table, asc):  # pragma: no cover - compiled
+    """The parts, ascending, of the partition of ``n`` at ``ordinal`` into ``asc``; their number.
+    The inverse of :func:`_rank`: the partitions of the rest whose smallest part is below t
+    number ``table[rest, t]``, so the next part is the largest x whose predecessors in that
+    order number at most what is left of the ordinal."""
+    rest = n
+    prev = 1
+    r = ordinal
+    k = 0
+    while rest > 0:
+        x = prev
+        while x < rest and table[rest, x + 1] - table[rest, prev] <= r:
+            x += 1
+        r -= table[rest, x] - table[rest, prev]
+        asc[k] = x
+        k += 1
+        rest -= x
+        prev = x
+    return k
+
+
+@numba.njit(cache=True, nogil=True)
+def _neighbour_keys(n, start, table, out_conj, out_t, out_l, out_d, out_minus):  # pragma: no cover
+    """For the partitions of ``n`` at ordinals ``start``, ``start + 1``, … (as many as the
+    outputs hold), each at its place: the keys of its conjugate λ', of λ[1,0] = T(λ) (the top row
+    removed), of λ[0,1] = L(λ) (the left column removed), of λ[1,1] (both) and of λ⁻ (every
+    corner removed: the last part of each run of equal parts less one); the key of () is 0.
 
     The partitions come as ascending sequences in lexicographic order, which is the walk's order
-    (Kelleher's rule_asc), so the ordinal is a counter."""
+    (Kelleher's rule_asc, from the partition at ``start``), so the ordinal is a counter."""
     asc = np.zeros(n + 2, np.int64)
     desc = np.zeros(n + 1, np.int64)
     conj = np.zeros(n + 1, np.int64)
     minus = np.zeros(n + 1, np.int64)
-    k = 1
-    asc[1] = n
-    ordinal = 0
-    while k != 0:
-        x = asc[k - 1] + 1
-        y = asc[k] - 1
-        k -= 1
-        while x <= y:
-            asc[k] = x
-            y -= x
-            k += 1
-        asc[k] = x + y
+    k = _unrank(n, start, table, asc) - 1
+    count = out_conj.shape[0]
+    i_out = 0
+    while i_out < count:
         r = k + 1  # the parts asc[0] <= … <= asc[k]
         for i in range(r):
             desc[i] = asc[k - i]
@@ -440,26 +454,36 @@ def _neighbour_keys(n, table, out_conj, out_t, out_l, out_d, out_minus):  # prag
             while i > 0 and desc[i - 1] <= j:
                 i -= 1
             conj[j] = i
-        out_conj[ordinal] = (np.int64(n) << 40) | _rank(conj, 0, top, 0, n, table)
+        out_conj[i_out] = (np.int64(n) << 40) | _rank(conj, 0, top, 0, n, table)
         rest = n - top
-        out_t[ordinal] = (np.int64(rest) << 40) | _rank(desc, 1, r, 0, rest, table) if rest else 0
+        out_t[i_out] = (np.int64(rest) << 40) | _rank(desc, 1, r, 0, rest, table) if rest else 0
         rest = n - r
-        out_l[ordinal] = (np.int64(rest) << 40) | _rank(desc, 0, r, 1, rest, table) if rest else 0
+        out_l[i_out] = (np.int64(rest) << 40) | _rank(desc, 0, r, 1, rest, table) if rest else 0
         rest = n - top - (r - 1)
-        out_d[ordinal] = (np.int64(rest) << 40) | _rank(desc, 1, r, 1, rest, table) if rest else 0
+        out_d[i_out] = (np.int64(rest) << 40) | _rank(desc, 1, r, 1, rest, table) if rest else 0
         rest = n
         for i in range(r):
             corner = i == r - 1 or desc[i + 1] < desc[i]
             minus[i] = desc[i] - 1 if corner else desc[i]
             rest -= corner
-        out_minus[ordinal] = (np.int64(rest) << 40) | _rank(minus, 0, r, 0, rest, table) if rest else 0
-        ordinal += 1
+        out_minus[i_out] = (np.int64(rest) << 40) | _rank(minus, 0, r, 0, rest, table) if rest else 0
+        i_out += 1
+        if k == 0:  # (n), the last partition
+            break
+        x = asc[k - 1] + 1
+        y = asc[k] - 1
+        k -= 1
+        while x <= y:
+            asc[k] = x
+            y -= x
+            k += 1
+        asc[k] = x + y
 
 
-def neighbour_keys(n: int) -> tuple[np.ndarray, ...]:
+def neighbour_keys(n: int, start: int = 0, count: int | None = None) -> tuple[np.ndarray, ...]:
     """The keys of the conjugate λ', of T(λ) = λ[1,0], of L(λ) = λ[0,1], of λ[1,1] and of λ⁻ (every
-    corner removed) of every partition λ of ``n`` (1 <= n <= :data:`KEY_MAX_N`), indexed by λ's
-    ordinal; the key of () is 0.
+    corner removed) of the partitions λ of ``n`` (1 <= n <= :data:`KEY_MAX_N`) at ordinals
+    ``start`` … ``start + count - 1`` (default: every one), in that order; the key of () is 0.
 
     >>> conj, t, l, d, minus = neighbour_keys(3)    # (1,1,1), (2,1), (3)
     >>> [int(k & (2**40 - 1)) for k in conj]        # (3), (2,1), (1,1,1)
@@ -468,25 +492,37 @@ def neighbour_keys(n: int) -> tuple[np.ndarray, ...]:
     ([2, 1, 0], [0, 1, 2], [0, 0, 0])
     >>> [int(k >> 40) for k in minus]               # (1,1), (1), (2)
     [2, 1, 2]
+    >>> [int(k & (2**40 - 1)) for k in neighbour_keys(3, 1, 2)[0]]
+    [1, 0]
     """
     if not 1 <= n <= KEY_MAX_N:
         raise ValueError(f"n = {n}: neighbour keys are for 1 <= n <= {KEY_MAX_N}")
-    size = int(completion_counts(n)[n, n + 1])  # p(n): every partition of n has parts below n + 1
-    out = tuple(np.zeros(size, np.int64) for _ in range(5))
-    _neighbour_keys(n, completion_counts(KEY_MAX_N), *out)
+    table = completion_counts(KEY_MAX_N)
+    size = int(table[n, n + 1])  # p(n): every partition of n has parts below n + 1
+    count = size - start if count is None else count
+    if not (0 <= start and 0 <= count and start + count <= size):
+        raise ValueError(f"ordinals {start}..{start + count - 1} of the {size} partitions of {n}")
+    out = tuple(np.zeros(count, np.int64) for _ in range(5))
+    if count:
+        _neighbour_keys(n, start, table, *out)
     return out
 
 
-def neighbour_key_table(lo: int, hi: int) -> pa.Table:
-    """:func:`neighbour_keys` of every n in ``lo..hi`` as an Arrow table (n, ordinal, conj_key,
-    t_key, l_key, d_key, minus_key): what the neighbourhood of a record joins on
-    (pipeline/neighbourhood.py)."""
+def neighbour_key_table(pieces: list[tuple[int, int, int]]) -> pa.Table:
+    """:func:`neighbour_keys` of each piece (n, first ordinal, count) as an Arrow table (n,
+    ordinal, conj_key, t_key, l_key, d_key, minus_key): what the neighbourhood of a record joins
+    on (pipeline/neighbourhood.py)."""
     names = ("conj_key", "t_key", "l_key", "d_key", "minus_key")
     cols: dict[str, list[np.ndarray]] = {"n": [], "ordinal": [], **{k: [] for k in names}}
-    for n in range(max(lo, 1), hi + 1):
-        keys = neighbour_keys(n)
-        cols["n"].append(np.full(len(keys[0]), n, np.int64))
-        cols["ordinal"].append(np.arange(len(keys[0]), dtype=np.int64))
+    for n, start, count in pieces:
+        keys = neighbour_keys(n, start, count)
+        cols["n"].append(np.full(count, n, np.int64))
+        cols["ordinal"].append(np.arange(start, start + count, dtype=np.int64))
         for name, k in zip(names, keys, strict=True):
             cols[name].append(k)
     return pa.table({k: pa.array(np.concatenate(v) if v else np.zeros(0, np.int64)) for k, v in cols.items()})
+
+
+def partition_count(n: int) -> int:
+    """p(n), for 0 <= n <= :data:`KEY_MAX_N`."""
+    return int(completion_counts(KEY_MAX_N)[n, n + 1]) if n else 1

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+#: What --json keeps of each statement's result.
+KEPT = ("id", "status", "rows", "min_n", "max_n", "counterexamples", "skipped", "seconds")
 PARTGAMES = [str(Path(sys.executable).parent / "partgames")]  # the environment's command
 
 
@@ -103,7 +105,8 @@ def main() -> None:
             Path(args.json).write_text(json.dumps({
                 "run_seconds": run_seconds, "run_rss": run_rss, "verify_seconds": seconds,
                 "verify_rss": rss, "record_seconds": record,
-                "statements": {r["id"]: r["seconds"] for r in results}}, indent=1))
+                "statements": {r["id"]: r["seconds"] for r in results},
+                "results": [{k: r.get(k) for k in KEPT} for r in results]}, indent=1))
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -317,6 +317,8 @@ def _main(argv: list[str] | None) -> int:
               file=sys.stderr)
         return 2
     except Exception as exc:
+        if isinstance(exc, ImportError) and signals.stopped_by(exc):  # Ctrl-C while DuckDB loads
+            return _stopped(args.command, exc)
         duckdb = sys.modules.get("duckdb")  # a DuckDB error comes only from a command that loaded it
         if duckdb is None:
             raise

@@ -78,6 +78,17 @@ def status(exc: BaseException | None = None) -> tuple[int, str]:
     return STATUS[signal.SIGINT]
 
 
+def stopped_by(exc: BaseException) -> bool:
+    """Whether ``exc`` comes of a stopping signal: a KeyboardInterrupt in its chain (a C
+    extension's import turns one into an ImportError), or a signal received meanwhile."""
+    seen = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return _state.received is not None
+
+
 def report_once(line: str) -> None:
     """Print the command's line on being stopped (standard error), once however many signals."""
     with _state.lock:

@@ -103,6 +103,11 @@ def neighbourhood_sql(source: str, keys: str | None = None, lo: int | None = Non
     joins = []
     for prefix, names in neighbours.items():
         where = same if prefix == "conj" else below
+        if keys is not None:
+            # only the records some key names: the join's hash table then holds a pass's
+            # neighbours, not every record below its n (at n <= 80, 123 M a game)
+            named = f"record_key(n, ordinal) IN (SELECT {prefix}_key FROM {keys})"
+            where += f" AND {named}" if where else f" WHERE {named}"
         cols = "".join(f", {c}" for c in names)
         joins.append(f"LEFT JOIN (SELECT record_key(n, ordinal) AS key_{cols} FROM {source}{where}) "
                      f"{prefix}_ ON {prefix}_.key_ = a_.{prefix}_key")

@@ -559,10 +559,10 @@ def key_pieces(per_n: dict[int, int], limit: int) -> list[tuple[int, int, list[t
     return out
 
 
-#: A chunk of the neighbourhood pass holds at most this many records of a game (or one n): its
-#: joins' hash tables then stay in memory (n <= 60 on the 2-core machine: 20 M records a chunk
-#: 10.5 s, 2 M 7.9 s for one statement over LCTR and Downright).
-NEIGHBOURHOOD_RECORDS = 2_000_000
+#: A pass over the neighbourhoods holds at most this many records of a game (an n of more is cut
+#: into ranges of ordinals): its key table (56 bytes a record) and the hash tables of its joins,
+#: which hold only the neighbours its keys name, stay well inside verify's memory.
+NEIGHBOURHOOD_RECORDS = 8_000_000
 #: The relation of the neighbour keys of a chunk of n, registered while its pass runs.
 NEIGHBOUR_KEYS = "_neighbour_keys"
 

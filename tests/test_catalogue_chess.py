@@ -134,7 +134,7 @@ PLANTS = [
         "downright",
         [2, 2],
         {"sg": 1},
-        {"prop3_7", "thm4_9_pairs"} | {"table1_downright", "thm4_9"},
+        {"prop3_7_downright", "thm4_9_pairs"} | {"table1_downright", "thm4_9"},
         id="downright-22-sg",
     ),
     # nodes is compared only by the conjugation and reduction statements: pawn (3,2) against

@@ -7,19 +7,15 @@
 --   down or diagonal). For the Pawn of Definition 3.1 (our pawn, right or diagonal) the identity is
 --   SG(λ) = SG(λ[1,2]). The corrected query checks downright [1,1], pawn [1,2], pawn_t [2,1],
 --   knight [3,3]; the printed form checks SG_pawn(λ) = SG_pawn(λ[2,1]).
--- covers: downright, pawn, pawn_t, knight; every partition whose mirror subpartition is nonempty
+-- covers: pawn, pawn_t, knight; every partition whose mirror subpartition is nonempty (the Downright
+--   identity, read from the record's neighbourhood, is chess.prop3_7_downright)
 -- needs: followers
--- domain: SELECT n FROM downright WHERE len(parts) >= 2 AND parts[2] > 1 AND verify_subject(n)
---   UNION ALL SELECT n FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2 AND verify_subject(n)
+-- domain: SELECT n FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2 AND verify_subject(n)
 --   UNION ALL SELECT n FROM pawn_t WHERE len(parts) >= 3 AND parts[3] > 1 AND verify_subject(n)
 --   UNION ALL SELECT n FROM knight WHERE len(parts) >= 4 AND parts[4] > 3 AND verify_subject(n)
 WITH m AS (
-    SELECT 'downright' AS game, n, parts, sg, [1, 1] AS cell,
-           list_filter(list_transform(parts[2:], lambda x: x - 1), lambda x: x > 0)::SMALLINT[] AS mirror
-    FROM downright WHERE len(parts) >= 2 AND parts[2] > 1 AND verify_subject(n)
-    UNION ALL
-    SELECT 'pawn', n, parts, sg, [1, 2],
-           list_filter(list_transform(parts[2:], lambda x: x - 2), lambda x: x > 0)::SMALLINT[]
+    SELECT 'pawn' AS game, n, parts, sg, [1, 2] AS cell,
+           list_filter(list_transform(parts[2:], lambda x: x - 2), lambda x: x > 0)::SMALLINT[] AS mirror
     FROM pawn WHERE len(parts) >= 2 AND parts[2] > 2 AND verify_subject(n)
     UNION ALL
     SELECT 'pawn_t', n, parts, sg, [2, 1],
@@ -31,8 +27,7 @@ WITH m AS (
     FROM knight WHERE len(parts) >= 4 AND parts[4] > 3 AND verify_subject(n)
 ),
 s AS (
-    SELECT 'downright' AS game, parts, sg, record_key(n, ordinal) AS key FROM downright
-    UNION ALL SELECT 'pawn', parts, sg, record_key(n, ordinal) FROM pawn
+    SELECT 'pawn' AS game, parts, sg, record_key(n, ordinal) AS key FROM pawn
     UNION ALL SELECT 'pawn_t', parts, sg, record_key(n, ordinal) FROM pawn_t
     UNION ALL SELECT 'knight', parts, sg, record_key(n, ordinal) FROM knight
 )

@@ -1,0 +1,12 @@
+-- id: chess.prop3_7_downright
+-- source: impartial-chess.txt, Proposition 3.7
+-- kind: proposition
+-- statement: Mirror identities, whenever the subpartition is nonempty: SG_D(λ) = SG_D(λ[1,1]) (the
+--   Downright identity; the Pawn and Knight ones, and the printed Pawn identity's erratum, are
+--   chess.prop3_7).
+-- covers: downright; every partition whose λ[1,1] is nonempty (second part > 1)
+-- needs: followers
+-- games: downright
+-- show: sg, d_parts, d_sg
+-- where: durfee >= 2
+-- assert: sg = d_sg

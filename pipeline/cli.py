@@ -277,13 +277,16 @@ def _register_solve(con) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     command = None
-    with signals.handled():  # SIGINT and SIGTERM: one line, 130 or 143 (pipeline/signals.py)
-        try:
-            command = next((a for a in (sys.argv[1:] if argv is None else argv)
-                            if not a.startswith("-")), None)
-            return _main(argv)
-        except KeyboardInterrupt as exc:  # a second signal while the first one was reported
-            return _stopped(command, exc)
+    try:
+        with signals.handled():  # SIGINT and SIGTERM: one line, 130 or 143 (pipeline/signals.py)
+            try:
+                command = next((a for a in (sys.argv[1:] if argv is None else argv)
+                                if not a.startswith("-")), None)
+                return _main(argv)
+            except KeyboardInterrupt as exc:  # a second signal while the first one was reported
+                return _stopped(command, exc)
+    except KeyboardInterrupt as exc:  # a signal as the command's handlers are put back
+        return _stopped(command, exc)
 
 
 def _stopped(command: str | None, exc: BaseException | None = None) -> int:

@@ -166,16 +166,17 @@ def _parser() -> argparse.ArgumentParser:
     v = sub.add_parser(
         "verify", help="check the statement catalogue in queries/ on the records",
         description="Check the statement catalogue in queries/ on the records. Memory: DuckDB's "
-                    "memory limit is 4GB unless --memory-limit says otherwise (joins spill to a "
-                    "directory beside the store). Exit status: 0 every statement that must hold "
+                    "memory limit is 3GB unless --memory-limit says otherwise (joins spill to a "
+                    "directory beside the store), so that verify's peak memory stays under 4 GB. "
+                    "Exit status: 0 every statement that must hold "
                     "holds, 1 one fails (or errs), 3 the store has damaged (game, n), left out "
                     "(the rest is checked; `partgames check` names them).")
     v.add_argument("--results", default="results", help="results directory (default results/)")
     _n_range(v)
     for action in v._actions:  # verify's own default (pipeline.verify.DEFAULT_MEMORY_LIMIT)
         if action.dest == "memory_limit":
-            action.help = ("DuckDB's memory limit, e.g. 8GB or 40%% (default 4GB: verify's peak "
-                           "memory stays under it whatever the store's size)")
+            action.help = ("DuckDB's memory limit, e.g. 8GB or 40%% (default 3GB: verify's peak "
+                           "memory stays under 4 GB whatever the store's size)")
     v.add_argument("--quiet", action="store_true", help="no progress bars (none when standard "
                                                         "error is not a terminal)")
     v.add_argument("--scheduler", default=None, metavar="ADDRESS",

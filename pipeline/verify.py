@@ -510,7 +510,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                 for st in sts:
                     out[st.id].seconds += share / len(sts)
                 used = neighbours_read(" ".join(f"{c.where} {c.check}" for st in sts
-                                                for c in (*st.clauses, *st.printed_clauses)))
+                                                for c in (*st.clauses, *st.printed_clauses) if c.about(game)))
                 rows = neighbourhood_sql(_quote(game), NEIGHBOUR_KEYS, min(ns), max(ns), used)
                 count(game, sts, f"({rows})")
                 if bar is not None:

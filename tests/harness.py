@@ -61,3 +61,14 @@ def interrupt_at_write(monkeypatch, nth: int, games: list[str], jobs: int = 1, *
     with pytest.raises(KeyboardInterrupt):
         runner.run(games, jobs=jobs, progress=False, **run_args)
     monkeypatch.setattr(runner, "stage_shard", real)
+
+
+def partitions(n: int, largest: int | None = None):
+    """All partitions of n as non-increasing tuples, largest part at most ``largest``: the
+    plain-Python enumeration the tests' references are written over."""
+    if n == 0:
+        yield ()
+        return
+    for first in range(min(n, largest or n), 0, -1):
+        for rest in partitions(n - first, first):
+            yield (first, *rest)

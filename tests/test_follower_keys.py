@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 import pytest
+from harness import partitions
 
 from pipeline.games.features import KEY_SHIFT, follower_keys_arrow, partition_key_arrow
 from pipeline.query import connect
@@ -34,14 +35,6 @@ MOVES = {
 }
 MAX_N = 15
 
-
-def partitions(n: int, largest: int | None = None):
-    if n == 0:
-        yield ()
-        return
-    for first in range(min(n, largest or n), 0, -1):
-        for rest in partitions(n - first, first):
-            yield (first, *rest)
 
 
 ORDINAL = {p: k for n in range(MAX_N + 1)

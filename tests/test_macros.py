@@ -20,6 +20,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from harness import partitions
 
 MACROS = Path(__file__).resolve().parents[1] / "queries" / "macros.sql"
 MAX_N = 12
@@ -27,15 +28,6 @@ MAX_N = 12
 
 # ---------------------------------------------------------------- reference implementations
 
-
-def partitions(n: int, largest: int | None = None):
-    """All partitions of n as non-increasing tuples."""
-    if n == 0:
-        yield ()
-        return
-    for first in range(min(n, largest or n), 0, -1):
-        for rest in partitions(n - first, first):
-            yield (first, *rest)
 
 
 ALL = [p for n in range(MAX_N + 1) for p in partitions(n)]

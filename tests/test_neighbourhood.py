@@ -14,20 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from harness import partitions
 
 from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys, partition_count
 from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
 from pipeline.query import connect
 from pipeline.verify import NEIGHBOUR_KEYS, fused_counts, load_catalogue, parse_statement
-
-
-def partitions(n: int, largest: int | None = None):
-    if n == 0:
-        yield ()
-        return
-    for first in range(min(n, largest or n), 0, -1):
-        for rest in partitions(n - first, first):
-            yield (first, *rest)
 
 
 def walk_order(n: int) -> list[tuple[int, ...]]:

@@ -15,6 +15,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 import pytest
+from harness import partitions
 
 from pipeline.games.features import (
     ORDINAL_MAX_N,
@@ -28,15 +29,6 @@ from pipeline.schema import BOARD_SCHEMA, PARTITION_COLUMNS
 
 MACROS = Path(__file__).resolve().parents[1] / "queries" / "macros.sql"
 
-
-def partitions(n: int, largest: int | None = None):
-    """All partitions of n as non-increasing tuples."""
-    if n == 0:
-        yield ()
-        return
-    for first in range(min(n, largest or n), 0, -1):
-        for rest in partitions(n - first, first):
-            yield (first, *rest)
 
 
 def conjugate(p: tuple[int, ...]) -> tuple[int, ...]:

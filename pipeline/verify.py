@@ -427,8 +427,6 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     if not fusable:
         return out
     records = _job_records(con)
-    stored = _stored(con)
-    selected = selection_store(con)
     groups: dict[tuple[str, bool], list[Statement]] = {}
     for st in fusable:
         for g in st.games:
@@ -451,10 +449,8 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
         for st in sts:
             out.setdefault(st.id, Counts(printed=0 if st.printed_clauses else None))
         by_n = records.get(game, {})
-        if followers:
-            # the records whose every follower is held (restricted_views); none in a family
-            # run's or partitions file's store, whose (game, n) hold some partitions of n only
-            held = 0 if selected else _prefix(stored.get(game, set()))
+        if followers:  # the records whose every follower is held (restricted_views)
+            held = held_n(con, (game,))
             by_n = {n: k for n, k in by_n.items() if n <= held}
         if subjects is not None:
             by_n = {n: k for n, k in by_n.items() if subjects[0] <= n <= subjects[1]}
@@ -489,6 +485,9 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     # The neighbourhoods chunk by chunk of n, every game's in turn: the keys of a chunk depend on
     # n alone and are computed once (a game's neighbours are its own records).
     nb = {game: plan for (game, followers), plan in plans.items() if followers}
+    used = {game: neighbours_read(" ".join(f"{c.where} {c.check}" for st in sts
+                                           for c in (*st.clauses, *st.printed_clauses) if c.about(game)))
+            for game, (sts, _) in nb.items()}
     per_n: dict[int, int] = {}
     for _, by_n in nb.values():
         for n, k in by_n.items():
@@ -509,9 +508,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                     continue
                 for st in sts:
                     out[st.id].seconds += share / len(sts)
-                used = neighbours_read(" ".join(f"{c.where} {c.check}" for st in sts
-                                                for c in (*st.clauses, *st.printed_clauses) if c.about(game)))
-                rows = neighbourhood_sql(_quote(game), NEIGHBOUR_KEYS, min(ns), max(ns), used)
+                rows = neighbourhood_sql(_quote(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game])
                 count(game, sts, f"({rows})")
                 if bar is not None:
                     bar.update(sum(min(c, by_n.get(n, 0)) for n, _, c in pieces))
@@ -591,11 +588,10 @@ def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> R
     try:
         examples: list[dict] = []
         printed_examples: list[dict] = []
-        with _held_subjects(con, st):
-            if c.counterexamples:
-                examples = first_examples(con, st, st.query)
-            if c.printed:
-                printed_examples = first_examples(con, st, st.printed_query)
+        if c.counterexamples:
+            examples = first_examples(con, st, st.query)
+        if c.printed:
+            printed_examples = first_examples(con, st, st.printed_query)
         missing, present = [], 0
         if h.get("witnesses"):
             for name, ok in con.execute(_strip_query(h["witnesses"])).fetchall():
@@ -619,11 +615,12 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
         return _examples(con, query)[1]
     from pipeline.games.features import neighbour_key_table  # numba: only here
 
-    top = held_n(con, st)
+    top = held_n(con, st.games)
     lo, hi = subjects if subjects is not None else (0, top)
     per_n: dict[int, int] = {}
+    records = _job_records(con)
     for g in st.games:
-        for n, k in _job_records(con).get(g, {}).items():
+        for n, k in records.get(g, {}).items():
             if lo <= n <= min(hi, top):
                 per_n[n] = max(per_n.get(n, 0), k)
     clauses = (*st.clauses, *st.printed_clauses)
@@ -644,27 +641,14 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
     return out[:EXAMPLES]
 
 
-def held_n(con: duckdb.DuckDBPyConnection, st: Statement) -> int:
-    """The largest n up to which every n of every game a follower statement reads is held (0 in
-    a family run's or partitions file's store): the subjects whose neighbours are all there."""
+def held_n(con: duckdb.DuckDBPyConnection, games: tuple[str, ...]) -> int:
+    """The largest n up to which every n of each of ``games`` is held (0 in a family run's or
+    partitions file's store, whose (game, n) hold some partitions of n only): the subjects of a
+    follower statement whose neighbours are all there."""
     if selection_store(con):
         return 0
     stored = _stored(con)
-    return min((_prefix(stored.get(g, set())) for g in st.games), default=0)
-
-
-@contextmanager
-def _held_subjects(con: duckdb.DuckDBPyConnection, st: Statement) -> Iterator[None]:
-    """A follower statement's queries read subjects of held n only (macro verify_subject), as
-    its counts do: a subject above a gap would show its missing neighbour as a counterexample."""
-    if st.needs != "followers":
-        yield
-        return
-    con.execute("SET VARIABLE subject_max_n = ?", [held_n(con, st)])
-    try:
-        yield
-    finally:
-        con.execute("RESET VARIABLE subject_max_n")
+    return min((_prefix(stored.get(g, set())) for g in games), default=0)
 
 
 def _status(count: int, rows: int, h: dict[str, str], present: int, missing: list[str]) -> str:

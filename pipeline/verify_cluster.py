@@ -30,7 +30,6 @@ from pipeline.verify import (
     _status,
     first_examples,
     fused_counts,
-    held_n,
     load_catalogue,
     run_statement,
     verify_settings,
@@ -59,18 +58,14 @@ def range_task(results: str, ids: list[str], min_n: int, max_n: int,
     followers = any(st.needs == "followers" for st in statements)
     con, damaged = _connect(results, None if followers else min_n, max_n, settings)
     counts = fused_counts(con, statements, subjects=(min_n, max_n))
-    # the examples of a follower statement: its subjects in this range (macro verify_subject)
-    con.execute(f"SET VARIABLE subject_min_n = {int(min_n)}")
     out = {}
     for st in statements:
         c = counts.get(st.id)
         if c is None:  # DuckDB refused its predicates: the client runs it as a whole task
             continue
-        # and of held n only (a subject above a gap would show its missing neighbour)
-        top = min(int(max_n), held_n(con, st)) if st.needs == "followers" else int(max_n)
-        con.execute(f"SET VARIABLE subject_max_n = {top}")
-        examples = first_examples(con, st, st.query, (min_n, top)) if c.counterexamples else []
-        printed = first_examples(con, st, st.printed_query, (min_n, top)) if c.printed else []
+        # a follower statement's examples: its subjects in this range, of held n only
+        examples = first_examples(con, st, st.query, (min_n, max_n)) if c.counterexamples else []
+        printed = first_examples(con, st, st.printed_query, (min_n, max_n)) if c.printed else []
         out[st.id] = (c, examples, printed)
     return out, damaged
 

@@ -95,9 +95,9 @@ class Cluster:
             p.wait()
 
 
-@pytest.fixture
-def cluster(tmp_path: Path):
-    c = Cluster(tmp_path)
+def two_worker_cluster(tmp: Path):  # noqa: ANN201
+    """A scheduler and two workers, stopped when the generator closes (a fixture's body)."""
+    c = Cluster(tmp)
     try:
         c.add_worker()
         c.add_worker()
@@ -105,6 +105,11 @@ def cluster(tmp_path: Path):
         yield c
     finally:
         c.stop()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path):
+    yield from two_worker_cluster(tmp_path)
 
 
 @pytest.fixture(scope="module")

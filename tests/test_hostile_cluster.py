@@ -239,15 +239,7 @@ def test_a_lost_cluster_is_one_line_promptly(tmp_path: Path, lose: str) -> None:
 
 @pytest.fixture(scope="module")
 def shared_cluster(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
-    tc = _cluster_module()
-    c = tc.Cluster(tmp_path_factory.mktemp("cluster"))
-    try:
-        c.add_worker()
-        c.add_worker()
-        c.wait_for_workers(2)
-        yield c
-    finally:
-        c.stop()
+    yield from _cluster_module().two_worker_cluster(tmp_path_factory.mktemp("cluster"))
 
 
 def test_a_relative_out_reaches_the_workers_absolute(shared_cluster, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from harness import partitions
 
-from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys, partition_count
+from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys
 from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
 from pipeline.query import connect
 from pipeline.verify import NEIGHBOUR_KEYS, fused_counts, load_catalogue, parse_statement
@@ -64,7 +64,8 @@ def test_neighbours_read_names_the_joins() -> None:
 def test_join_pass_rows_equal_the_macro(small_store: Path, game: str) -> None:
     """Every row and column of verify's pass equals the macro's, for every n of the store."""
     con = connect(small_store)
-    con.register(NEIGHBOUR_KEYS, neighbour_key_table([(n, 0, partition_count(n)) for n in range(1, 15)]))
+    pieces = [(n, 0, len(list(partitions(n)))) for n in range(1, 15)]
+    con.register(NEIGHBOUR_KEYS, neighbour_key_table(pieces))
     fast = neighbourhood_sql(f'"{game}"', NEIGHBOUR_KEYS, 1, 14)
     rows = con.execute(f"SELECT count(*) FROM ({fast})").fetchall()[0][0]
     assert rows == con.execute(f'SELECT count(*) FROM "{game}"').fetchall()[0][0]

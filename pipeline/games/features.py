@@ -529,8 +529,3 @@ def neighbour_key_table(pieces: list[tuple[int, int, int]], threads: int | None 
     for i, name in enumerate(names):
         cols[name] = [k[i] for k in keys]
     return pa.table({k: pa.array(np.concatenate(v) if v else np.zeros(0, np.int64)) for k, v in cols.items()})
-
-
-def partition_count(n: int) -> int:
-    """p(n), for 0 <= n <= :data:`KEY_MAX_N`."""
-    return int(completion_counts(KEY_MAX_N)[n, n + 1]) if n else 1

@@ -57,12 +57,12 @@ _JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards":
                 "bytes": "BIGINT", "selection": "VARCHAR"}
 
 
-def _files_list(paths: list[str]) -> str:
+def files_list_sql(paths: list[str]) -> str:
     """A DuckDB list of these files, each read as the one file it names (:func:`literal_path`)."""
     return "[" + ", ".join(f"'{_escape(literal_path(p))}'" for p in paths) + "]"
 
 
-def _read_files(paths: list[str], game: str) -> str:
+def read_files_sql(paths: list[str], game: str) -> str:
     """A query over exactly these Parquet files (the committed files of some (game, n) of
     ``game``), with the view's columns: ``n`` as BIGINT and ``game`` last.
 
@@ -72,10 +72,28 @@ def _read_files(paths: list[str], game: str) -> str:
     by default for such paths. So where the store's path holds no ``=`` the views use it, and
     elsewhere they take ``n`` from the records (it is in every one) and add ``game``."""
     if not any("=" in part for p in paths[:1] for part in Path(p).parent.parent.parent.parts):
-        return (f"SELECT * FROM read_parquet({_files_list(paths)}, hive_partitioning = true, "
+        return (f"SELECT * FROM read_parquet({files_list_sql(paths)}, hive_partitioning = true, "
                 f"union_by_name = true)")
     return (f"SELECT * REPLACE (CAST(n AS BIGINT) AS n), '{_escape(game)}' AS game "
-            f"FROM read_parquet({_files_list(paths)}, union_by_name = true, hive_partitioning = false)")
+            f"FROM read_parquet({files_list_sql(paths)}, union_by_name = true, hive_partitioning = false)")
+
+
+#: The relation of the files each record view reads in place (game, path), registered on every
+#: connection of :func:`connect`; empty when the records were copied into memory.
+VIEW_FILES = "_view_files"
+
+
+def view_files(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """The Parquet files each record view of ``con`` reads in place, by game ({} when its records
+    were copied into memory, or ``con`` is not :func:`connect`'s)."""
+    out: dict[str, list[str]] = {}
+    try:
+        rows = con.execute(f"SELECT game, path FROM {VIEW_FILES}").fetchall()
+    except duckdb.CatalogException:
+        return out
+    for game, path in rows:
+        out.setdefault(game, []).append(path)
+    return out
 
 
 class StoreChanged(StoreError):
@@ -370,7 +388,7 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     small = sum(j["kept_records"] for j in jobs) < MATERIALIZE_BELOW
     try:
         for game in games:
-            source = _read_files(files[game], game)
+            source = read_files_sql(files[game], game)
             if small:
                 source = _materialize(con, game, files[game], on_damage)
             con.execute(f"CREATE VIEW {_quote(game)} AS {source}")
@@ -398,6 +416,12 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     if unsummarised:
         on_damage(f"partgames: warning: {unsummarised} (game, n) have no summary (an older partgames "
                   "committed them); `partgames check --adopt` adds them")
+    # the files each record view reads in place (none when copied into memory): verify's join
+    # pass reads a neighbour's records from the files that hold them (view_files)
+    con.register(VIEW_FILES, pa.table({"game": pa.array([g for g in games if not small for _ in files[g]],
+                                                        pa.string()),
+                                       "path": pa.array([f for g in games if not small for f in files[g]],
+                                                        pa.string())}))
     con.register("_summaries_table", pa.Table.from_pylist(summaries, schema=SUMMARY_SCHEMA))
     con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
     if games:
@@ -440,7 +464,7 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
     naming it, instead of failing every query of the store."""
     table = _quote("_t_" + game)
     try:
-        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(paths, game)}")
+        con.execute(f"CREATE TEMP TABLE {table} AS {read_files_sql(paths, game)}")
     except duckdb.Error:
         gone = gone_files(paths)
         if gone:
@@ -457,7 +481,7 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
         keep = [p for p in paths if p.rsplit("/", 1)[0] not in bad_jobs]  # whole (game, n) only
         if not keep:
             return _empty_select(SLOWNIM_SCHEMA if game.startswith("sn") else BOARD_SCHEMA, game)
-        con.execute(f"CREATE TEMP TABLE {table} AS {_read_files(keep, game)}")
+        con.execute(f"CREATE TEMP TABLE {table} AS {read_files_sql(keep, game)}")
     return f"SELECT * FROM {table}"
 
 

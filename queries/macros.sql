@@ -262,6 +262,22 @@ CREATE OR REPLACE MACRO pair_tame(sg, sg_misere) AS
 CREATE OR REPLACE MACRO pair_pet(sg, sg_misere) AS
     (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0) OR (sg = sg_misere AND sg >= 2);
 
+-- local_miserable(sg, sg_misere, terminal, to01, to10), local_forced(sg, sg_misere, terminal,
+-- all10, all01), local_returnable(sg, sg_misere, terminal, have01, have10): the local conditions
+-- of docs/definitions.md §5 that look past the pair, at a position of pair (sg, sg_misere):
+-- miserable: a swap pair, or terminal, or no move to a swap position (to01: some move reaches
+-- (0,1), to10: (1,0)), or a move to each; forced: terminal, or a (0,1) position whose every move
+-- reaches (1,0) (all10) and a (1,0) one whose every move reaches (0,1) (all01); returnable: as
+-- forced, with have01 (have10): every non-terminal follower has a move to (0,1) (to (1,0)).
+-- Example: local_miserable(2, 2, false, true, false) = false, local_forced(0, 1, true, false, false) = true.
+CREATE OR REPLACE MACRO local_miserable(sg, sg_misere, terminal, to01, to10) AS
+    (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0) OR terminal OR NOT (to01 OR to10)
+    OR (to01 AND to10);
+CREATE OR REPLACE MACRO local_forced(sg, sg_misere, terminal, all10, all01) AS
+    terminal OR ((NOT (sg = 0 AND sg_misere = 1) OR all10) AND (NOT (sg = 1 AND sg_misere = 0) OR all01));
+CREATE OR REPLACE MACRO local_returnable(sg, sg_misere, terminal, have01, have10) AS
+    terminal OR ((NOT (sg = 0 AND sg_misere = 1) OR have01) AND (NOT (sg = 1 AND sg_misere = 0) OR have10));
+
 -- moveset(game) = STRUCT(steps, rays, exits) of a board game (docs/definitions.md §2.1-2.2, the table of
 -- pipeline/games/moveset.py's BUILTIN): steps and rays are lists of offsets [a, b] (a rows down,
 -- b columns right), a ray repeated k >= 1 times, exits: a step may leave the diagram into the
@@ -485,14 +501,12 @@ CREATE OR REPLACE MACRO follower_check(records_, edges_) AS TABLE
                pair_domestic(e_sg, e_sg_misere) AND coalesce(f_domestic, true) AS e_domestic,
                pair_tame(e_sg, e_sg_misere) AND coalesce(f_tame, true) AS e_tame,
                pair_pet(e_sg, e_sg_misere) AND coalesce(f_pet, true) AS e_pet,
-               (swap01 OR swap10 OR terminal OR NOT (to01 OR to10) OR (to01 AND to10))
+               local_miserable(e_sg, e_sg_misere, terminal, to01, to10)
                    AND coalesce(f_miserable, true) AS e_miserable,
-               (terminal OR ((NOT swap01 OR all10) AND (NOT swap10 OR all01)))
-                   AND coalesce(f_forced, true) AS e_forced,
-               (terminal OR ((NOT swap01 OR coalesce(have01, true)) AND (NOT swap10 OR coalesce(have10, true))))
+               local_forced(e_sg, e_sg_misere, terminal, all10, all01) AND coalesce(f_forced, true) AS e_forced,
+               local_returnable(e_sg, e_sg_misere, terminal, coalesce(have01, true), coalesce(have10, true))
                    AND coalesce(f_returnable, true) AS e_returnable
-        FROM (SELECT *, (e_sg = 0 AND e_sg_misere = 1) AS swap01, (e_sg = 1 AND e_sg_misere = 0) AS swap10
-              FROM expect_)
+        FROM expect_
     )
     SELECT game, n, parts,
            CASE WHEN NOT found THEN ['followers not in the store'] ELSE list_filter([
@@ -540,6 +554,49 @@ CREATE OR REPLACE MACRO board_consistency(view_) AS TABLE
             SELECT (game, fkey) FROM subj_ WHERE (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0))
     )
     SELECT * FROM follower_check('recs_', 'edges_');
+
+-- ---- Two moves: a position's values from those of its followers, one by one ----
+-- The consistency statements of LCTR and Downright read a record's neighbourhood
+-- (queries/FORMAT.md): a position λ of either has at most two moves, to T(λ) = λ[1,0] and
+-- L(λ) = λ[0,1]. In these macros m1 and m2 say whether each move is legal (LCTR: always, to ()
+-- included; Downright: when its target is not ()), a and b are the targets' values, and a
+-- position with neither move is terminal (docs/definitions.md §3-5).
+
+-- two_move_mex(m1, a, m2, b, terminal) = mex of the values of the legal moves (docs/definitions.md
+-- §3), ``terminal`` when there is none (0 for sg, 1 for sg_misere).
+-- Example: two_move_mex(true, 0, true, 2, 0) = 1, two_move_mex(false, 0, true, 1, 0) = 0.
+CREATE OR REPLACE MACRO two_move_mex(m1, a, m2, b, terminal) AS
+    CASE WHEN NOT m1 AND NOT m2 THEN terminal
+         WHEN (NOT m1 OR a <> 0) AND (NOT m2 OR b <> 0) THEN 0
+         WHEN (NOT m1 OR a <> 1) AND (NOT m2 OR b <> 1) THEN 1
+         ELSE 2 END;
+
+-- two_move_count(m1, a, m2, b, own, terminal): a game-tree count of the position from its
+-- followers' (docs/definitions.md §4): ``own`` + the sum over the legal moves (nodes: own 1;
+-- leaves: own 0), ``terminal`` when there is none (1 for both); NULL when a counted follower's
+-- is NULL or the total passes 2^63 − 1.
+-- Example: two_move_count(true, 3, true, 4, 1, 1) = 8, two_move_count(true, 9223372036854775807, true, 1, 0, 1) = NULL.
+CREATE OR REPLACE MACRO two_move_count(m1, a, m2, b, own, terminal) AS
+    CASE WHEN NOT m1 AND NOT m2 THEN terminal
+         WHEN own::HUGEINT + CASE WHEN m1 THEN a::HUGEINT ELSE 0 END
+              + CASE WHEN m2 THEN b::HUGEINT ELSE 0 END > 9223372036854775807 THEN NULL
+         ELSE (own::HUGEINT + CASE WHEN m1 THEN a::HUGEINT ELSE 0 END
+               + CASE WHEN m2 THEN b::HUGEINT ELSE 0 END)::BIGINT END;
+
+-- two_move_max(m1, a, m2, b) = the largest value of a legal move (NULL when there is none).
+CREATE OR REPLACE MACRO two_move_max(m1, a, m2, b) AS
+    greatest(CASE WHEN m1 THEN a END, CASE WHEN m2 THEN b END);
+
+-- two_move_to(m1, a_sg, a_sg_misere, m2, b_sg, b_sg_misere, sg, sg_misere): some legal move
+-- reaches a position of pair (sg, sg_misere).
+-- Example: two_move_to(true, 1, 0, false, 0, 1, 0, 1) = false.
+CREATE OR REPLACE MACRO two_move_to(m1, a_sg, a_sg_misere, m2, b_sg, b_sg_misere, sg, sg_misere) AS
+    (m1 AND a_sg = sg AND a_sg_misere = sg_misere) OR (m2 AND b_sg = sg AND b_sg_misere = sg_misere);
+
+-- two_move_all(m1, a_sg, a_sg_misere, m2, b_sg, b_sg_misere, sg, sg_misere): every legal move
+-- reaches a position of pair (sg, sg_misere).
+CREATE OR REPLACE MACRO two_move_all(m1, a_sg, a_sg_misere, m2, b_sg, b_sg_misere, sg, sg_misere) AS
+    (NOT m1 OR (a_sg = sg AND a_sg_misere = sg_misere)) AND (NOT m2 OR (b_sg = sg AND b_sg_misere = sg_misere));
 
 -- ---- Shape and keys: integer columns of every record (docs/records.md, "Shape and keys") ----
 

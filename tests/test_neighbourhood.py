@@ -18,8 +18,8 @@ from harness import partitions
 
 from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys
 from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
-from pipeline.query import connect
-from pipeline.verify import NEIGHBOUR_KEYS, fused_counts, load_catalogue, parse_statement
+from pipeline.query import connect, view_files
+from pipeline.verify import NEIGHBOUR_KEYS, fused_counts, load_catalogue, parse_statement, record_files
 
 
 def walk_order(n: int) -> list[tuple[int, ...]]:
@@ -42,7 +42,7 @@ def corners_removed(p: tuple[int, ...]) -> tuple[int, ...]:
 
 @pytest.mark.parametrize("n", range(1, 15))
 def test_neighbour_keys_match_the_definitions(n: int) -> None:
-    conj, top, left, diagonal, minus = (k.tolist() for k in neighbour_keys(n))
+    conj, top, left, diagonal, minus, top2, left2 = (k.tolist() for k in neighbour_keys(n))
     order = walk_order(n)
     assert len(conj) == len(order)
     for ordinal, p in enumerate(order):
@@ -51,6 +51,8 @@ def test_neighbour_keys_match_the_definitions(n: int) -> None:
         assert left[ordinal] == key(tuple(x - 1 for x in p)), p
         assert diagonal[ordinal] == key(tuple(x - 1 for x in p[1:])), p
         assert minus[ordinal] == key(corners_removed(p)), p
+        assert top2[ordinal] == key(p[2:]), p
+        assert left2[ordinal] == key(tuple(x - 2 for x in p)), p
 
 
 def test_neighbours_read_names_the_joins() -> None:
@@ -58,6 +60,7 @@ def test_neighbours_read_names_the_joins() -> None:
     assert neighbours_read("t_sg_misere = 0 AND l_conjugate = conjugate[2:]") == {
         "t": ("sg_misere",), "l": ("conjugate",)}
     assert neighbours_read("sg_misere = 0") == {}
+    assert neighbours_read("tt_sg = t_sg AND ll_key > 0") == {"t": ("sg",), "tt": ("sg",), "ll": ()}
 
 
 @pytest.mark.parametrize("game", ["lctr", "downright", "king", "pawn"])
@@ -117,3 +120,26 @@ def test_passes_split_within_an_n_count_alike(small_store: Path) -> None:
         assert (a.rows, a.min_n, a.max_n, a.counterexamples, a.printed) == \
             (b.rows, b.min_n, b.max_n, b.counterexamples, b.printed), st.id
         assert a.rows > 0, st.id
+
+
+def test_passes_read_in_place_from_the_files_their_keys_name(small_store: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the views reading the store's files in place, a pass reads each neighbour from the
+    files its keys fall in (fewer than the view's), and every follower statement counts what it
+    counts on the records copied into memory, in passes of at most 40 records."""
+    import pipeline.query
+
+    sts = [st for st in load_catalogue() if st.fusable and st.needs == "followers"]
+    whole = fused_counts(connect(small_store), sts, chunk_records=10**9)
+    monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)
+    con = connect(small_store)
+    files = record_files(con, ["lctr"])["lctr"]
+    assert len(files.paths) == len(view_files(con)["lctr"]) and not files.always
+    keys = neighbour_key_table([(14, 0, 40)])
+    named = files.source(keys.column("d_key").to_numpy())
+    assert 0 < named.count(".parquet") < len(files.paths)
+    split = fused_counts(con, sts, chunk_records=40)
+    for st in sts:
+        a, b = whole[st.id], split[st.id]
+        assert (a.rows, a.min_n, a.max_n, a.counterexamples, a.printed) == \
+            (b.rows, b.min_n, b.max_n, b.counterexamples, b.printed), st.id

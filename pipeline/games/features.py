@@ -428,11 +428,13 @@ def _unrank(n, ordinal, table, asc):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _neighbour_keys(n, start, table, out_conj, out_t, out_l, out_d, out_minus):  # pragma: no cover
+def _neighbour_keys(n, start, table, out_conj, out_t, out_l, out_d, out_minus, out_tt,
+                    out_ll):  # pragma: no cover - compiled
     """For the partitions of ``n`` at ordinals ``start``, ``start + 1``, … (as many as the
     outputs hold), each at its place: the keys of its conjugate λ', of λ[1,0] = T(λ) (the top row
-    removed), of λ[0,1] = L(λ) (the left column removed), of λ[1,1] (both) and of λ⁻ (every
-    corner removed: the last part of each run of equal parts less one); the key of () is 0.
+    removed), of λ[0,1] = L(λ) (the left column removed), of λ[1,1] (both), of λ⁻ (every
+    corner removed: the last part of each run of equal parts less one), of λ[2,0] (two top rows
+    removed) and of λ[0,2] (two left columns removed); the key of () is 0.
 
     The partitions come as ascending sequences in lexicographic order, which is the walk's order
     (Kelleher's rule_asc, from the partition at ``start``), so the ordinal is a counter."""
@@ -467,6 +469,12 @@ def _neighbour_keys(n, start, table, out_conj, out_t, out_l, out_d, out_minus): 
             minus[i] = desc[i] - 1 if corner else desc[i]
             rest -= corner
         out_minus[i_out] = (np.int64(rest) << 40) | _rank(minus, 0, r, 0, rest, table) if rest else 0
+        rest = n - top - (desc[1] if r > 1 else 0)
+        out_tt[i_out] = (np.int64(rest) << 40) | _rank(desc, 2, r, 0, rest, table) if rest else 0
+        rest = n
+        for i in range(r):
+            rest -= min(desc[i], 2)
+        out_ll[i_out] = (np.int64(rest) << 40) | _rank(desc, 0, r, 2, rest, table) if rest else 0
         i_out += 1
         if k == 0:  # (n), the last partition
             break
@@ -480,18 +488,25 @@ def _neighbour_keys(n, start, table, out_conj, out_t, out_l, out_d, out_minus): 
         asc[k] = x + y
 
 
-def neighbour_keys(n: int, start: int = 0, count: int | None = None) -> tuple[np.ndarray, ...]:
-    """The keys of the conjugate λ', of T(λ) = λ[1,0], of L(λ) = λ[0,1], of λ[1,1] and of λ⁻ (every
-    corner removed) of the partitions λ of ``n`` (1 <= n <= :data:`KEY_MAX_N`) at ordinals
-    ``start`` … ``start + count - 1`` (default: every one), in that order; the key of () is 0.
+#: The key columns of :func:`neighbour_keys` (λ', λ[1,0], λ[0,1], λ[1,1], λ⁻, λ[2,0], λ[0,2]).
+NEIGHBOUR_KEY_NAMES = ("conj_key", "t_key", "l_key", "d_key", "minus_key", "tt_key", "ll_key")
 
-    >>> conj, t, l, d, minus = neighbour_keys(3)    # (1,1,1), (2,1), (3)
+
+def neighbour_keys(n: int, start: int = 0, count: int | None = None) -> tuple[np.ndarray, ...]:
+    """The keys of the conjugate λ', of T(λ) = λ[1,0], of L(λ) = λ[0,1], of λ[1,1], of λ⁻ (every
+    corner removed), of λ[2,0] and of λ[0,2] of the partitions λ of ``n`` (1 <= n <=
+    :data:`KEY_MAX_N`) at ordinals ``start`` … ``start + count - 1`` (default: every one), in
+    that order (:data:`NEIGHBOUR_KEY_NAMES`); the key of () is 0.
+
+    >>> conj, t, l, d, minus, tt, ll = neighbour_keys(3)    # (1,1,1), (2,1), (3)
     >>> [int(k & (2**40 - 1)) for k in conj]        # (3), (2,1), (1,1,1)
     [2, 1, 0]
     >>> [int(k >> 40) for k in t], [int(k >> 40) for k in l], [int(k >> 40) for k in d]
     ([2, 1, 0], [0, 1, 2], [0, 0, 0])
     >>> [int(k >> 40) for k in minus]               # (1,1), (1), (2)
     [2, 1, 2]
+    >>> [int(k >> 40) for k in tt], [int(k >> 40) for k in ll]   # (1), (), () and (), (), (1)
+    ([1, 0, 0], [0, 0, 1])
     >>> [int(k & (2**40 - 1)) for k in neighbour_keys(3, 1, 2)[0]]
     [1, 0]
     """
@@ -502,7 +517,7 @@ def neighbour_keys(n: int, start: int = 0, count: int | None = None) -> tuple[np
     count = size - start if count is None else count
     if not (0 <= start and 0 <= count and start + count <= size):
         raise ValueError(f"ordinals {start}..{start + count - 1} of the {size} partitions of {n}")
-    out = tuple(np.zeros(count, np.int64) for _ in range(5))
+    out = tuple(np.zeros(count, np.int64) for _ in NEIGHBOUR_KEY_NAMES)
     if count:
         _neighbour_keys(n, start, table, *out)
     return out
@@ -510,7 +525,7 @@ def neighbour_keys(n: int, start: int = 0, count: int | None = None) -> tuple[np
 
 def neighbour_key_table(pieces: list[tuple[int, int, int]], threads: int | None = None) -> pa.Table:
     """:func:`neighbour_keys` of each piece (n, first ordinal, count) as an Arrow table (n,
-    ordinal, conj_key, t_key, l_key, d_key, minus_key): what the neighbourhood of a record joins
+    ordinal and the :data:`NEIGHBOUR_KEY_NAMES`): what the neighbourhood of a record joins
     on (pipeline/neighbourhood.py). The pieces are cut into ``threads`` (default: every core)
     ranges of about equal size, computed side by side (the kernel releases the GIL)."""
     import os
@@ -521,11 +536,10 @@ def neighbour_key_table(pieces: list[tuple[int, int, int]], threads: int | None 
     step = max(1, -(-total // threads))
     work = [(n, s, min(step, start + count - s)) for n, start, count in pieces
             for s in range(start, start + count, step)]
-    names = ("conj_key", "t_key", "l_key", "d_key", "minus_key")
     with ThreadPoolExecutor(max_workers=threads) as pool:
         keys = list(pool.map(lambda w: neighbour_keys(*w), work))
     cols = {"n": [np.full(c, n, np.int64) for n, _, c in work],
             "ordinal": [np.arange(s, s + c, dtype=np.int64) for _, s, c in work]}
-    for i, name in enumerate(names):
+    for i, name in enumerate(NEIGHBOUR_KEY_NAMES):
         cols[name] = [k[i] for k in keys]
     return pa.table({k: pa.array(np.concatenate(v) if v else np.zeros(0, np.int64)) for k, v in cols.items()})

@@ -5,10 +5,67 @@
 --   mex of the followers' (a terminal position has sg 0 and sg_misere 1), nodes = 1 + Σ nodes,
 --   leaves = Σ leaves (1 at a terminal), height = 1 + max height (0 at a terminal), a count NULL
 --   exactly when a follower's is NULL or the sum passes 2^63 − 1, states between 1 + max and
---   1 + Σ of the followers' states, and each CGH flag is its local condition at the record AND
---   the followers' flags.
+--   1 + Σ of the followers' states, and each CGH flag is its local condition at the record (at
+--   the pair its followers give it) AND the followers' flags. Downright's moves (0,1) and (1,0)
+--   lead to λ[1,0] and λ[0,1] where that is not () (docs/definitions.md §2.2: a key above 0), so
+--   (1) is its one terminal position; returnable looks two moves ahead, at λ[2,0], λ[1,1] and
+--   λ[0,2] where they are not ().
+--   One row per record and column that disagree (the label names the column), and one per record
+--   whose followers' records are missing.
 -- covers: downright; every record whose followers' n are in the store (nodes, leaves, height, sg,
 --   sg_misere and the six flags exactly; states bounded)
 -- needs: followers
--- domain: SELECT n FROM downright WHERE verify_subject(n)
-SELECT * FROM board_consistency('downright')
+-- games: downright
+-- show: sg, sg_misere, nodes, leaves, states, height, t_parts, t_sg, t_sg_misere, t_nodes,
+--   l_parts, l_sg, l_sg_misere, l_nodes
+-- label: followers in the store
+-- assert: (t_key = 0 OR t_sg IS NOT NULL) AND (l_key = 0 OR l_sg IS NOT NULL)
+-- label_2: sg
+-- assert_2: sg = two_move_mex(t_key > 0, t_sg, l_key > 0, l_sg, 0)
+-- label_3: sg_misere
+-- assert_3: sg_misere = two_move_mex(t_key > 0, t_sg_misere, l_key > 0, l_sg_misere, 1)
+-- label_4: nodes
+-- assert_4: nodes IS NOT DISTINCT FROM two_move_count(t_key > 0, t_nodes, l_key > 0, l_nodes, 1, 1)
+-- label_5: leaves
+-- assert_5: leaves IS NOT DISTINCT FROM two_move_count(t_key > 0, t_leaves, l_key > 0, l_leaves, 0, 1)
+-- label_6: height
+-- assert_6: height = coalesce(1 + two_move_max(t_key > 0, t_height, l_key > 0, l_height), 0)
+-- label_7: states
+-- assert_7: states BETWEEN 1 + coalesce(two_move_max(t_key > 0, t_states, l_key > 0, l_states), 0)
+--     AND two_move_count(t_key > 0, t_states, l_key > 0, l_states, 1, 1)
+-- label_8: domestic
+-- assert_8: domestic = (pair_domestic(two_move_mex(t_key > 0, t_sg, l_key > 0, l_sg, 0),
+--     two_move_mex(t_key > 0, t_sg_misere, l_key > 0, l_sg_misere, 1))
+--   AND (t_key = 0 OR t_domestic) AND (l_key = 0 OR l_domestic))
+-- label_9: tame
+-- assert_9: tame = (pair_tame(two_move_mex(t_key > 0, t_sg, l_key > 0, l_sg, 0),
+--     two_move_mex(t_key > 0, t_sg_misere, l_key > 0, l_sg_misere, 1))
+--   AND (t_key = 0 OR t_tame) AND (l_key = 0 OR l_tame))
+-- label_10: pet
+-- assert_10: pet = (pair_pet(two_move_mex(t_key > 0, t_sg, l_key > 0, l_sg, 0),
+--     two_move_mex(t_key > 0, t_sg_misere, l_key > 0, l_sg_misere, 1))
+--   AND (t_key = 0 OR t_pet) AND (l_key = 0 OR l_pet))
+-- label_11: miserable
+-- assert_11: miserable = (local_miserable(two_move_mex(t_key > 0, t_sg, l_key > 0, l_sg, 0),
+--     two_move_mex(t_key > 0, t_sg_misere, l_key > 0, l_sg_misere, 1), t_key = 0 AND l_key = 0,
+--     two_move_to(t_key > 0, t_sg, t_sg_misere, l_key > 0, l_sg, l_sg_misere, 0, 1),
+--     two_move_to(t_key > 0, t_sg, t_sg_misere, l_key > 0, l_sg, l_sg_misere, 1, 0))
+--   AND (t_key = 0 OR t_miserable) AND (l_key = 0 OR l_miserable))
+-- label_12: forced
+-- assert_12: forced = (local_forced(two_move_mex(t_key > 0, t_sg, l_key > 0, l_sg, 0),
+--     two_move_mex(t_key > 0, t_sg_misere, l_key > 0, l_sg_misere, 1), t_key = 0 AND l_key = 0,
+--     two_move_all(t_key > 0, t_sg, t_sg_misere, l_key > 0, l_sg, l_sg_misere, 1, 0),
+--     two_move_all(t_key > 0, t_sg, t_sg_misere, l_key > 0, l_sg, l_sg_misere, 0, 1))
+--   AND (t_key = 0 OR t_forced) AND (l_key = 0 OR l_forced))
+-- label_13: returnable
+-- assert_13: returnable = (local_returnable(two_move_mex(t_key > 0, t_sg, l_key > 0, l_sg, 0),
+--     two_move_mex(t_key > 0, t_sg_misere, l_key > 0, l_sg_misere, 1), t_key = 0 AND l_key = 0,
+--     (t_key = 0 OR (tt_key = 0 AND d_key = 0)
+--       OR two_move_to(tt_key > 0, tt_sg, tt_sg_misere, d_key > 0, d_sg, d_sg_misere, 0, 1))
+--     AND (l_key = 0 OR (d_key = 0 AND ll_key = 0)
+--       OR two_move_to(d_key > 0, d_sg, d_sg_misere, ll_key > 0, ll_sg, ll_sg_misere, 0, 1)),
+--     (t_key = 0 OR (tt_key = 0 AND d_key = 0)
+--       OR two_move_to(tt_key > 0, tt_sg, tt_sg_misere, d_key > 0, d_sg, d_sg_misere, 1, 0))
+--     AND (l_key = 0 OR (d_key = 0 AND ll_key = 0)
+--       OR two_move_to(d_key > 0, d_sg, d_sg_misere, ll_key > 0, ll_sg, ll_sg_misere, 1, 0)))
+--   AND (t_key = 0 OR t_returnable) AND (l_key = 0 OR l_returnable))

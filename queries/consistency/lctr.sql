@@ -1,15 +1,62 @@
 -- id: consistency.lctr
--- source: docs/definitions.md §2.2, §3, §4, §5 (the store checked against itself)
+-- source: docs/definitions.md §2.1, §3, §4, §5 (the store checked against itself)
 -- kind: consistency
 -- statement: Every lctr record agrees with the records of its followers: sg and sg_misere are the
 --   mex of the followers' (a terminal position has sg 0 and sg_misere 1), nodes = 1 + Σ nodes,
 --   leaves = Σ leaves (1 at a terminal), height = 1 + max height (0 at a terminal), a count NULL
 --   exactly when a follower's is NULL or the sum passes 2^63 − 1, states between 1 + max and
---   1 + Σ of the followers' states, and each CGH flag is its local condition at the record AND
---   the followers' flags.
--- covers: lctr (the followers of a one-row or one-column λ include (), which has no record);
---   every record whose followers' n are in the store (nodes, leaves, height, sg,
+--   1 + Σ of the followers' states, and each CGH flag is its local condition at the record (at
+--   the pair its followers give it) AND the followers' flags. LCTR's moves are T and L from every
+--   nonempty λ (docs/definitions.md §2.1), to λ[1,0] and λ[0,1], () included (no record: the
+--   terminal values); returnable looks two moves ahead, at λ[2,0], λ[1,1] and λ[0,2].
+--   One row per record and column that disagree (the label names the column), and one per record
+--   whose followers' records are missing.
+-- covers: lctr; every record whose followers' n are in the store (nodes, leaves, height, sg,
 --   sg_misere and the six flags exactly; states bounded)
 -- needs: followers
--- domain: SELECT n FROM lctr WHERE verify_subject(n)
-SELECT * FROM board_consistency('lctr')
+-- games: lctr
+-- show: sg, sg_misere, nodes, leaves, states, height, t_parts, t_sg, t_sg_misere, t_nodes,
+--   l_parts, l_sg, l_sg_misere, l_nodes
+-- label: followers in the store
+-- assert: t_sg IS NOT NULL AND l_sg IS NOT NULL
+-- label_2: sg
+-- assert_2: sg = two_move_mex(true, t_sg, true, l_sg, 0)
+-- label_3: sg_misere
+-- assert_3: sg_misere = two_move_mex(true, t_sg_misere, true, l_sg_misere, 1)
+-- label_4: nodes
+-- assert_4: nodes IS NOT DISTINCT FROM two_move_count(true, t_nodes, true, l_nodes, 1, 1)
+-- label_5: leaves
+-- assert_5: leaves IS NOT DISTINCT FROM two_move_count(true, t_leaves, true, l_leaves, 0, 1)
+-- label_6: height
+-- assert_6: height = 1 + greatest(t_height, l_height)
+-- label_7: states
+-- assert_7: states BETWEEN 1 + greatest(t_states, l_states) AND two_move_count(true, t_states, true, l_states, 1, 1)
+-- label_8: domestic
+-- assert_8: domestic = (pair_domestic(two_move_mex(true, t_sg, true, l_sg, 0),
+--     two_move_mex(true, t_sg_misere, true, l_sg_misere, 1)) AND t_domestic AND l_domestic)
+-- label_9: tame
+-- assert_9: tame = (pair_tame(two_move_mex(true, t_sg, true, l_sg, 0),
+--     two_move_mex(true, t_sg_misere, true, l_sg_misere, 1)) AND t_tame AND l_tame)
+-- label_10: pet
+-- assert_10: pet = (pair_pet(two_move_mex(true, t_sg, true, l_sg, 0),
+--     two_move_mex(true, t_sg_misere, true, l_sg_misere, 1)) AND t_pet AND l_pet)
+-- label_11: miserable
+-- assert_11: miserable = (local_miserable(two_move_mex(true, t_sg, true, l_sg, 0),
+--     two_move_mex(true, t_sg_misere, true, l_sg_misere, 1), false,
+--     two_move_to(true, t_sg, t_sg_misere, true, l_sg, l_sg_misere, 0, 1),
+--     two_move_to(true, t_sg, t_sg_misere, true, l_sg, l_sg_misere, 1, 0))
+--   AND t_miserable AND l_miserable)
+-- label_12: forced
+-- assert_12: forced = (local_forced(two_move_mex(true, t_sg, true, l_sg, 0),
+--     two_move_mex(true, t_sg_misere, true, l_sg_misere, 1), false,
+--     two_move_all(true, t_sg, t_sg_misere, true, l_sg, l_sg_misere, 1, 0),
+--     two_move_all(true, t_sg, t_sg_misere, true, l_sg, l_sg_misere, 0, 1))
+--   AND t_forced AND l_forced)
+-- label_13: returnable
+-- assert_13: returnable = (local_returnable(two_move_mex(true, t_sg, true, l_sg, 0),
+--     two_move_mex(true, t_sg_misere, true, l_sg_misere, 1), false,
+--     (t_key = 0 OR two_move_to(true, tt_sg, tt_sg_misere, true, d_sg, d_sg_misere, 0, 1))
+--       AND (l_key = 0 OR two_move_to(true, d_sg, d_sg_misere, true, ll_sg, ll_sg_misere, 0, 1)),
+--     (t_key = 0 OR two_move_to(true, tt_sg, tt_sg_misere, true, d_sg, d_sg_misere, 1, 0))
+--       AND (l_key = 0 OR two_move_to(true, d_sg, d_sg_misere, true, ll_sg, ll_sg_misere, 1, 0)))
+--   AND t_returnable AND l_returnable)

@@ -266,8 +266,8 @@ CREATE OR REPLACE MACRO pair_pet(sg, sg_misere) AS
 -- all10, all01), local_returnable(sg, sg_misere, terminal, have01, have10): the local conditions
 -- of docs/definitions.md §5 that look past the pair, at a position of pair (sg, sg_misere):
 -- miserable: a swap pair, or terminal, or no move to a swap position (to01: some move reaches
--- (0,1), to10: (1,0)), or a move to each; forced: terminal, or a (0,1) position whose every move
--- reaches (1,0) (all10) and a (1,0) one whose every move reaches (0,1) (all01); returnable: as
+-- (0,1), to10: (1,0)), or a move to each. forced: terminal, or a (0,1) position whose every move
+-- reaches (1,0) (all10) and a (1,0) one whose every move reaches (0,1) (all01). returnable: as
 -- forced, with have01 (have10): every non-terminal follower has a move to (0,1) (to (1,0)).
 -- Example: local_miserable(2, 2, false, true, false) = false, local_forced(0, 1, true, false, false) = true.
 CREATE OR REPLACE MACRO local_miserable(sg, sg_misere, terminal, to01, to10) AS
@@ -555,11 +555,53 @@ CREATE OR REPLACE MACRO board_consistency(view_) AS TABLE
     )
     SELECT * FROM follower_check('recs_', 'edges_');
 
+-- ---- Thick Γ-partitions (a^m, r^s), a > r (lctr-some-results.txt, Lemmas 14-16, Theorem 17) ----
+-- For such a record: a = largest, m = conjugate[largest] (the parts equal to a), r =
+-- parts[num_parts] (the smallest part).
+
+-- thick_gamma_sg(a, m, r, parity_case): the SG value of LCTR at (a^m, r^s), m > r, as Theorem 17
+-- of lctr-some-results.txt gives it once corrected (docs/definitions.md §8.1): (r + m) mod 2 where
+-- ``parity_case`` (a = r + 1, a = r + 2, or a − r even), else by k = m − r: 1 (k = 1), 2 (k = 2),
+-- 0 (odd k >= 3), 1 (even k >= 4), whatever s.
+-- Example: thick_gamma_sg(6, 4, 3, false) = 0.
+CREATE OR REPLACE MACRO thick_gamma_sg(a, m, r, parity_case) AS
+    CASE WHEN parity_case THEN (r + m) % 2 WHEN m - r = 1 THEN 1 WHEN m - r = 2 THEN 2
+         WHEN (m - r) % 2 = 1 THEN 0 ELSE 1 END;
+
+-- thick_gamma_printed(a, m, r, sg, parity_case): the SG value sg at (a^m, r^s) agrees with
+-- Theorem 17 (and Lemma 16) as printed, each printed case read as an implication: in the odd
+-- case, 0 if m = r, or m − r odd and m > 3, 1 if m = r + 1, or m − r even and m > 4, 2 if m = r + 2.
+-- Example: thick_gamma_printed(6, 4, 3, 0, false) = false (the printed cases overlap there).
+CREATE OR REPLACE MACRO thick_gamma_printed(a, m, r, sg, parity_case) AS
+    CASE WHEN parity_case THEN sg = (r + m) % 2
+         ELSE NOT (((m = r OR ((m - r) % 2 = 1 AND m > 3)) AND sg <> 0)
+                   OR ((m = r + 1 OR ((m - r) % 2 = 0 AND m > 4)) AND sg <> 1)
+                   OR (m = r + 2 AND sg <> 2)) END;
+
+-- theorem22_alpha(t1, t2, t3): the SG value of LCTR at the partition (t1, t2, t3) of at most three
+-- rows (zeros dropped), t1 >= t2 >= t3 >= 0, by Lemmas 12, 13 and 14 of lctr-sg-complexity.txt
+-- (the α's of Theorem 22's proof): 0 for (), one row t1: 1 if t1 is odd, else 2, two rows: 0 or 2
+-- for t1 = t2 even or odd, else 0 if t2 is odd, 1 if even, three rows by Lemma 14's cases.
+-- Example: theorem22_alpha(3, 0, 0) = 1, theorem22_alpha(2, 2, 0) = 0, theorem22_alpha(2, 2, 2) = 2.
+CREATE OR REPLACE MACRO theorem22_alpha(t1, t2, t3) AS
+    CASE WHEN t1 = 0 THEN 0
+         WHEN t2 = 0 THEN CASE WHEN t1 % 2 = 1 THEN 1 ELSE 2 END
+         WHEN t3 = 0 THEN
+             CASE WHEN t1 = t2 THEN CASE WHEN t1 % 2 = 0 THEN 0 ELSE 2 END
+                  ELSE CASE WHEN t2 % 2 = 1 THEN 0 ELSE 1 END END
+         WHEN t1 = t2 AND t2 = t3 THEN
+             CASE WHEN t3 = 2 THEN 2 WHEN t3 = 1 OR t3 % 2 = 0 THEN 1 ELSE 0 END
+         WHEN t1 > t2 AND t2 = t3 THEN CASE WHEN t3 % 2 = 1 THEN 0 ELSE 1 END
+         WHEN t1 = t2 THEN CASE WHEN t3 % 2 = 0 THEN 0 ELSE 1 END
+         WHEN t3 = 1 THEN CASE WHEN t2 % 2 = 0 THEN 1 ELSE 2 END
+         ELSE CASE WHEN t3 % 2 = 0 THEN 0 ELSE 1 END
+    END;
+
 -- ---- Two moves: a position's values from those of its followers, one by one ----
 -- The consistency statements of LCTR and Downright read a record's neighbourhood
 -- (queries/FORMAT.md): a position λ of either has at most two moves, to T(λ) = λ[1,0] and
 -- L(λ) = λ[0,1]. In these macros m1 and m2 say whether each move is legal (LCTR: always, to ()
--- included; Downright: when its target is not ()), a and b are the targets' values, and a
+-- included, Downright: when its target is not ()), a and b are the targets' values, and a
 -- position with neither move is terminal (docs/definitions.md §3-5).
 
 -- two_move_mex(m1, a, m2, b, terminal) = mex of the values of the legal moves (docs/definitions.md
@@ -572,8 +614,8 @@ CREATE OR REPLACE MACRO two_move_mex(m1, a, m2, b, terminal) AS
          ELSE 2 END;
 
 -- two_move_count(m1, a, m2, b, own, terminal): a game-tree count of the position from its
--- followers' (docs/definitions.md §4): ``own`` + the sum over the legal moves (nodes: own 1;
--- leaves: own 0), ``terminal`` when there is none (1 for both); NULL when a counted follower's
+-- followers' (docs/definitions.md §4): ``own`` + the sum over the legal moves (nodes: own 1,
+-- leaves: own 0), ``terminal`` when there is none (1 for both), NULL when a counted follower's
 -- is NULL or the total passes 2^63 − 1.
 -- Example: two_move_count(true, 3, true, 4, 1, 1) = 8, two_move_count(true, 9223372036854775807, true, 1, 0, 1) = NULL.
 CREATE OR REPLACE MACRO two_move_count(m1, a, m2, b, own, terminal) AS

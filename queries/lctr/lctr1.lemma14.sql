@@ -5,13 +5,7 @@
 --   1 if r + m is odd.
 -- covers: lctr; thick Γ-partitions (a^m, r^s) with a = r + 1 and m > r
 -- needs: record
--- domain: SELECT n FROM lctr WHERE distinct_sizes = 2 AND largest = parts[num_parts] + 1
---   AND conjugate[largest] > parts[num_parts]
-WITH g AS (
-    SELECT n, parts, sg, largest AS a, conjugate[largest] AS m, parts[num_parts] AS r
-    FROM lctr
-    WHERE distinct_sizes = 2
-)
-SELECT n, parts, sg, (r + m) % 2 AS expected
-FROM g
-WHERE a = r + 1 AND m > r AND sg <> (r + m) % 2
+-- games: lctr
+-- show: sg, (parts[num_parts] + conjugate[largest]) % 2 AS expected
+-- where: distinct_sizes = 2 AND largest = parts[num_parts] + 1 AND conjugate[largest] > parts[num_parts]
+-- assert: sg = (parts[num_parts] + conjugate[largest]) % 2

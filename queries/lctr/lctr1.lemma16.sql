@@ -10,36 +10,9 @@
 --   of s). The even case is unchanged. The printed form reads each printed case as an implication; its
 --   smallest counterexample is (6^4, 3) with n = 27.
 -- needs: record
--- domain: SELECT n FROM lctr WHERE distinct_sizes = 2 AND largest > parts[num_parts] + 2
---   AND conjugate[largest] > parts[num_parts]
-WITH g AS (
-    SELECT n, parts, sg, largest AS a, conjugate[largest] AS m, parts[num_parts] AS r
-    FROM lctr
-    WHERE distinct_sizes = 2
-),
-e AS (
-    SELECT *, m - r AS k,
-           CASE WHEN (a - r) % 2 = 0 THEN (r + m) % 2
-                WHEN m - r = 1 THEN 1
-                WHEN m - r = 2 THEN 2
-                WHEN (m - r) % 2 = 1 THEN 0
-                ELSE 1 END AS expected
-    FROM g
-    WHERE a > r + 2 AND m > r
-)
-SELECT n, parts, a AS big, m, r, k, sg, expected
-FROM e
-WHERE sg <> expected
--- printed form:
-WITH g AS (
-    SELECT n, parts, sg, largest AS a, conjugate[largest] AS m, parts[num_parts] AS r
-    FROM lctr
-    WHERE distinct_sizes = 2
-)
-SELECT n, parts, a AS big, m, r, sg
-FROM g
-WHERE a > r + 2 AND m > r
-  AND CASE WHEN (a - r) % 2 = 0 THEN sg <> (r + m) % 2
-           ELSE ((m = r OR ((m - r) % 2 = 1 AND m > 3)) AND sg <> 0)
-             OR ((m = r + 1 OR ((m - r) % 2 = 0 AND m > 4)) AND sg <> 1)
-             OR (m = r + 2 AND sg <> 2) END
+-- games: lctr
+-- show: largest AS big, conjugate[largest] AS m, parts[num_parts] AS r, conjugate[largest] - parts[num_parts] AS k, sg,
+--   thick_gamma_sg(largest, conjugate[largest], parts[num_parts], (largest - parts[num_parts]) % 2 = 0) AS expected
+-- where: distinct_sizes = 2 AND largest > parts[num_parts] + 2 AND conjugate[largest] > parts[num_parts]
+-- assert: sg = thick_gamma_sg(largest, conjugate[largest], parts[num_parts], (largest - parts[num_parts]) % 2 = 0)
+-- printed: thick_gamma_printed(largest, conjugate[largest], parts[num_parts], sg, (largest - parts[num_parts]) % 2 = 0)

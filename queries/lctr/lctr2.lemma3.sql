@@ -5,12 +5,11 @@
 --   SG(D(S_k)) = (k − 1) mod 2.
 -- covers: lctr, downright; staircases S_k, k ≥ 1
 -- needs: record
--- domain: SELECT n FROM lctr WHERE distinct_sizes = num_parts AND largest = num_parts
---   UNION ALL SELECT n FROM downright WHERE distinct_sizes = num_parts AND largest = num_parts
-SELECT 'lctr' AS game, n, parts, sg, num_parts % 2 AS expected
-FROM lctr
-WHERE distinct_sizes = num_parts AND largest = num_parts AND sg <> num_parts % 2
-UNION ALL
-SELECT 'downright', n, parts, sg, (num_parts - 1) % 2
-FROM downright
-WHERE distinct_sizes = num_parts AND largest = num_parts AND sg <> (num_parts - 1) % 2
+-- games: lctr, downright
+-- show: sg
+-- where: distinct_sizes = num_parts AND largest = num_parts
+-- assert: sg = num_parts % 2
+-- on: lctr
+-- where_2: distinct_sizes = num_parts AND largest = num_parts
+-- assert_2: sg = (num_parts - 1) % 2
+-- on_2: downright

@@ -11,29 +11,21 @@
 --   such that k(k+1)/2 ≤ n, L(λ) has at least k + 1 states and D(λ) at least k (attained by S_k). The
 --   printed form returns the gamma shapes that do not attain the bound.
 -- needs: record
--- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
-WITH recs AS (
-    SELECT 'lctr' AS game, n, parts, states, durfee, num_parts AS r, largest AS c, n + 1 AS upper,
-           floor((sqrt(8 * n + 1) - 1) / 2)::BIGINT + 1 AS lower
-    FROM lctr
-    UNION ALL
-    SELECT 'downright', n, parts, states, durfee, num_parts, largest, n,
-           floor((sqrt(8 * n + 1) - 1) / 2)::BIGINT
-    FROM downright
-)
-SELECT game, n, parts, states, upper, lower,
-       CASE WHEN states > upper THEN 'above upper bound'
-            WHEN states < lower THEN 'below lower bound'
-            ELSE 'gamma: attains the bound iff row or column fails' END AS failure
-FROM recs
-WHERE states > upper OR states < lower
-   OR (durfee = 1 AND (states = upper) <> (least(r, c) = 1))
--- printed form:
-WITH recs AS (
-    SELECT 'lctr' AS game, n, parts, states, durfee, n + 1 AS upper FROM lctr
-    UNION ALL
-    SELECT 'downright', n, parts, states, durfee, n FROM downright
-)
-SELECT game, n, parts, states, upper
-FROM recs
-WHERE states > upper OR (durfee = 1 AND states <> upper)
+-- games: lctr, downright
+-- show: states
+-- label: bounds: k + 1 <= states <= n + 1
+-- on: lctr
+-- assert: states BETWEEN floor((sqrt(8 * n + 1) - 1) / 2)::BIGINT + 1 AND n + 1
+-- printed: states <= n + 1 AND (durfee <> 1 OR states = n + 1)
+-- label_2: bounds: k <= states <= n
+-- on_2: downright
+-- assert_2: states BETWEEN floor((sqrt(8 * n + 1) - 1) / 2)::BIGINT AND n
+-- printed_2: states <= n AND (durfee <> 1 OR states = n)
+-- label_3: gamma: attains n + 1 iff a row or a column
+-- on_3: lctr
+-- where_3: durfee = 1
+-- assert_3: (states = n + 1) = (least(num_parts, largest) = 1)
+-- label_4: gamma: attains n iff a row or a column
+-- on_4: downright
+-- where_4: durfee = 1
+-- assert_4: (states = n) = (least(num_parts, largest) = 1)

@@ -14,30 +14,27 @@
 -- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
 WITH la AS MATERIALIZED (
-    SELECT n, parts, sg, durfee AS d, num_parts AS r, largest AS c,
-           greatest(durfee - 3, 0) AS e,
-           parts[e + 1] - e AS b1, parts[e + 2] - e AS b2, parts[e + 3] - e AS b3,
-           conjugate[e + 1] - e AS rb, conjugate[e + 2] - e AS jj, conjugate[e + 3] - e AS ii,
-           list_transform(
-               CASE WHEN durfee = 2 THEN [[parts[1] - 2, parts[2] - 2, 0], [r - 2, conjugate[2] - 2, 0],
-                                          [parts[2] - 2, 0, 0], [conjugate[2] - 2, 0, 0]]
-                    WHEN durfee >= 3 THEN [[b1 - 3, b2 - 3, b3 - 3], [b2 - 3, b3 - 3, 0], [b3 - 3, 0, 0],
-                                           [rb - 3, jj - 3, ii - 3], [jj - 3, ii - 3, 0], [ii - 3, 0, 0]]
-               END,
-               lambda t:
-               CASE WHEN t[1] = 0 THEN 0
-                    WHEN t[2] = 0 THEN CASE WHEN t[1] % 2 = 1 THEN 1 ELSE 2 END
-                    WHEN t[3] = 0 THEN
-                        CASE WHEN t[1] = t[2] THEN CASE WHEN t[1] % 2 = 0 THEN 0 ELSE 2 END
-                             ELSE CASE WHEN t[2] % 2 = 1 THEN 0 ELSE 1 END END
-                    WHEN t[1] = t[2] AND t[2] = t[3] THEN
-                        CASE WHEN t[3] = 2 THEN 2 WHEN t[3] = 1 OR t[3] % 2 = 0 THEN 1 ELSE 0 END
-                    WHEN t[1] > t[2] AND t[2] = t[3] THEN CASE WHEN t[3] % 2 = 1 THEN 0 ELSE 1 END
-                    WHEN t[1] = t[2] THEN CASE WHEN t[3] % 2 = 0 THEN 0 ELSE 1 END
-                    WHEN t[3] = 1 THEN CASE WHEN t[2] % 2 = 0 THEN 1 ELSE 2 END
-                    ELSE CASE WHEN t[3] % 2 = 0 THEN 0 ELSE 1 END
-               END) AS al
-    FROM lctr
+    -- the α's of the proof as columns al1 … al6 (Lemma 12-14's value of each triple, macro
+    -- theorem22_alpha): d = 2: α02, α20, α12, α21; d >= 3: α03, α13, α23, α30, α31, α32
+    SELECT n, parts, sg, d, r, c,
+           CASE WHEN d = 2 THEN theorem22_alpha(p1 - 2, p2 - 2, 0)
+                WHEN d >= 3 THEN theorem22_alpha(b1 - 3, b2 - 3, b3 - 3) END AS al1,
+           CASE WHEN d = 2 THEN theorem22_alpha(r - 2, q2 - 2, 0)
+                WHEN d >= 3 THEN theorem22_alpha(b2 - 3, b3 - 3, 0) END AS al2,
+           CASE WHEN d = 2 THEN theorem22_alpha(p2 - 2, 0, 0)
+                WHEN d >= 3 THEN theorem22_alpha(b3 - 3, 0, 0) END AS al3,
+           CASE WHEN d = 2 THEN theorem22_alpha(q2 - 2, 0, 0)
+                WHEN d >= 3 THEN theorem22_alpha(rb - 3, jj - 3, ii - 3) END AS al4,
+           CASE WHEN d >= 3 THEN theorem22_alpha(jj - 3, ii - 3, 0) END AS al5,
+           CASE WHEN d >= 3 THEN theorem22_alpha(ii - 3, 0, 0) END AS al6
+    FROM (
+        SELECT n, parts, sg, durfee AS d, num_parts AS r, largest AS c,
+               parts[1] AS p1, parts[2] AS p2, conjugate[2] AS q2,
+               parts[durfee - 2] - durfee + 3 AS b1, parts[durfee - 1] - durfee + 3 AS b2,
+               parts[durfee] - durfee + 3 AS b3, conjugate[durfee - 2] - durfee + 3 AS rb,
+               conjugate[durfee - 1] - durfee + 3 AS jj, conjugate[durfee] - durfee + 3 AS ii
+        FROM lctr
+    )
 ),
 l1 AS (
     SELECT n, parts, d, sg,
@@ -48,8 +45,8 @@ l1 AS (
     WHERE d = 1
 ),
 l2a AS MATERIALIZED (
-    SELECT n, parts, d, sg, al[1] AS a02, al[2] AS a20,
-           CASE WHEN al[4] <> 0 AND al[3] <> 0 THEN 0 WHEN al[4] <> 1 AND al[3] <> 1 THEN 1 ELSE 2 END AS x11
+    SELECT n, parts, d, sg, al1 AS a02, al2 AS a20,
+           CASE WHEN al4 <> 0 AND al3 <> 0 THEN 0 WHEN al4 <> 1 AND al3 <> 1 THEN 1 ELSE 2 END AS x11
     FROM la
     WHERE d = 2
 ),
@@ -65,8 +62,8 @@ l2 AS (
     FROM l2b
 ),
 l3a AS MATERIALIZED (
-    SELECT n, parts, d, sg, al[1] AS a03, al[2] AS a13, al[4] AS a30, al[5] AS a31,
-           CASE WHEN al[3] <> 0 AND al[6] <> 0 THEN 0 WHEN al[3] <> 1 AND al[6] <> 1 THEN 1 ELSE 2 END AS x22
+    SELECT n, parts, d, sg, al1 AS a03, al2 AS a13, al4 AS a30, al5 AS a31,
+           CASE WHEN al3 <> 0 AND al6 <> 0 THEN 0 WHEN al3 <> 1 AND al6 <> 1 THEN 1 ELSE 2 END AS x22
     FROM la
     WHERE d >= 3
 ),

@@ -49,6 +49,10 @@ ENTRY_POINT_GROUP = "partgames.games"
 
 _ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
+_REGISTRY: dict[str, Rules] = {}
+_LOADED: dict[tuple[str, str], list[Rules]] = {}
+_LOCK = threading.Lock()
+
 
 class RulesError(PartgamesError, ValueError):
     """A rules file or rules object that cannot be used (one line)."""
@@ -117,6 +121,10 @@ def load_rules_file(path: str | Path) -> list[Rules]:
     except OSError as exc:
         raise RulesError(f"--rules {path}: {exc.strerror or exc}") from exc
     digest = hashlib.sha256(data).hexdigest()[:16]
+    key = (str(path.resolve()), digest)
+    with _LOCK:
+        if key in _LOADED:  # the same file unchanged: its compiled options again
+            return _LOADED[key]
     name = f"partgames_rules_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
@@ -133,12 +141,17 @@ def load_rules_file(path: str | Path) -> list[Rules]:
     if isinstance(found, (list, tuple)):
         if not found or not all(isinstance(r, Rules) for r in found):
             raise RulesError(f"--rules {path}: RULES must be a Rules or a list of them")
-        return [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label) for r in found]
-    rules = rules_from_namespace(vars(module), f"--rules {path}", label)
-    if not rules.label:
-        rules = Rules(rules.game_id, rules.options, rules.starts, rules.multi_edges, label)
-    _check(rules, f"--rules {path}")
-    return [rules]
+        loaded = [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label)
+                  for r in found]
+    else:
+        rules = rules_from_namespace(vars(module), f"--rules {path}", label)
+        loaded = [Rules(rules.game_id, rules.options, rules.starts, rules.multi_edges,
+                        rules.label or label)]
+    for rules in loaded:
+        _check(rules, f"--rules {path}")
+    with _LOCK:
+        _LOADED[key] = loaded
+    return loaded
 
 
 def _check(rules: Rules, where: str) -> None:
@@ -147,8 +160,6 @@ def _check(rules: Rules, where: str) -> None:
                          "yielding each option)")
 
 
-_REGISTRY: dict[str, Rules] = {}
-_LOCK = threading.Lock()
 
 
 def register(rules: Rules) -> None:

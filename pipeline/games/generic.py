@@ -15,12 +15,10 @@ line of play: the rules are not a finite game, and the kernel says so.
 The table is flushed before a start once it holds more than ``table_limit`` positions (a
 start's own reachable positions are always held: ``states`` needs every one of them).
 
->>> from pipeline.rules import load_rules_file
->>> import pathlib
->>> rules = load_rules_file(pathlib.Path(__file__).parents[2] / "examples" / "lctr_rules.py")[0]
->>> table = GenericGame(rules).solve_shard(4, 0, 1 << 18)
->>> table.column("parts").to_pylist()[-1], table.column("nodes").to_pylist()[-1]
-([4], 9)
+(tests/test_rules.py holds its records equal to the bespoke kernels'.)
+
+>>> TABLE_LIMIT
+2097152
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ import numba
 import numpy as np
 import pyarrow as pa
 
+from pipeline.errors import PartgamesError
 from pipeline.games.base import Game
 from pipeline.games.cgh import ALL_AND, F_ALL, sadd, summarize
 from pipeline.games.columns import common_columns
@@ -39,16 +38,26 @@ from pipeline.partitions import enumerate_partitions, flatten_prefixes, partitio
 from pipeline.schema import BOARD_SCHEMA
 
 #: Positions a shard's table holds before it is flushed (between two starts), by default:
-#: about 100 bytes a position plus its values and options, so some hundreds of MB per thread.
+#: about 130 bytes a position plus its values and options, so some hundreds of MB per thread.
 TABLE_LIMIT = 1 << 21
+_table_limit = TABLE_LIMIT
+
+
+def set_table_limit(positions: int) -> None:
+    """The table limit of the games made from now on (``run --table-limit``)."""
+    global _table_limit
+    if positions < 1:
+        raise ValueError("the table limit is at least 1 position")
+    _table_limit = int(positions)
 
 _NEW, _OPEN, _SOLVED = 0, 1, 2
 # Fields of a position's entry.
-E_KEY, E_LEN, E_ADJ, E_DEG, E_STATE, E_SG, E_SGM, E_NODES, E_LEAVES, E_HEIGHT, E_AND, E_OR, E_STAMP, E_SEEN = range(14)
+(E_KEY, E_LEN, E_ADJ, E_DEG, E_STATE, E_SG, E_SGM, E_NODES, E_LEAVES, E_HEIGHT, E_AND, E_OR,
+ E_STAMP, E_SEEN) = range(14)
 _FIELDS = 14
 
 
-@numba.njit(inline="always")
+@numba.njit(cache=True, inline="always")
 def _hash(pool, a, length):  # pragma: no cover - compiled
     h = np.uint64(0xCBF29CE484222325) ^ np.uint64(length)
     for i in range(length):
@@ -57,7 +66,7 @@ def _hash(pool, a, length):  # pragma: no cover - compiled
     return h
 
 
-@numba.njit
+@numba.njit(cache=True, nogil=True)
 def _grow1(a, need):  # pragma: no cover - compiled
     size = a.shape[0]
     while size < need:
@@ -67,7 +76,7 @@ def _grow1(a, need):  # pragma: no cover - compiled
     return b
 
 
-@numba.njit
+@numba.njit(cache=True, nogil=True)
 def _grow2(a, need):  # pragma: no cover - compiled
     size = a.shape[0]
     while size < need:
@@ -77,7 +86,7 @@ def _grow2(a, need):  # pragma: no cover - compiled
     return b
 
 
-@numba.njit
+@numba.njit(cache=True, nogil=True)
 def _rehash(slots, ent, pool, count):  # pragma: no cover - compiled
     """The slots of the ``count`` positions, in a table twice as large."""
     slots = np.full(2 * slots.shape[0], -1, np.int64)
@@ -90,6 +99,123 @@ def _rehash(slots, ent, pool, count):  # pragma: no cover - compiled
     return slots
 
 
+@numba.njit(cache=True, nogil=True)
+def _find(pool, at, length, slots, ent):  # pragma: no cover - compiled
+    """(id, slot) of the position ``pool[at:at + length]``: id -1 and its free slot if absent."""
+    mask = np.uint64(slots.shape[0] - 1)
+    h = _hash(pool, at, length) & mask
+    while slots[h] >= 0:
+        e = slots[h]
+        if ent[e, E_LEN] == length:
+            k0 = ent[e, E_KEY]
+            same = True
+            for i in range(length):
+                if pool[k0 + i] != pool[at + i]:
+                    same = False
+                    break
+            if same:
+                return e, h
+        h = (h + np.uint64(1)) & mask
+    return -1, h
+
+
+@numba.njit(cache=True, nogil=True)
+def _solve_position(x, ent, adj, gbits, mbits):  # pragma: no cover - compiled
+    """Solve position ``x`` from its solved options (docs/definitions.md §3–§5); ``gbits`` and
+    ``mbits`` are scratch of more than its number of options + 1 entries."""
+    deg = ent[x, E_DEG]
+    a = ent[x, E_ADJ]
+    if deg == 0:
+        g, m, nodes, leaves, height = 0, 1, np.int64(1), np.int64(1), 0
+        agg_and, agg_or = ALL_AND, 0
+    else:
+        for v in range(deg + 2):
+            gbits[v] = False
+            mbits[v] = False
+        nodes = np.int64(1)
+        leaves = np.int64(0)
+        height = 0
+        agg_and = ALL_AND
+        agg_or = 0
+        for k in range(a, a + deg):
+            c = adj[k]
+            if ent[c, E_SG] <= deg:  # the mex of deg values is at most deg
+                gbits[ent[c, E_SG]] = True
+            if ent[c, E_SGM] <= deg:
+                mbits[ent[c, E_SGM]] = True
+            nodes = sadd(nodes, ent[c, E_NODES])
+            leaves = sadd(leaves, ent[c, E_LEAVES])
+            height = max(height, ent[c, E_HEIGHT] + 1)
+            agg_and &= ent[c, E_AND]
+            agg_or |= ent[c, E_OR]
+        g = 0
+        while gbits[g]:
+            g += 1
+        m = 0
+        while mbits[m]:
+            m += 1
+    own_and, own_or = summarize(g, m, deg == 0, agg_and, agg_or)
+    ent[x, E_SG] = g
+    ent[x, E_SGM] = m
+    ent[x, E_NODES] = nodes
+    ent[x, E_LEAVES] = leaves
+    ent[x, E_HEIGHT] = height
+    ent[x, E_AND] = own_and
+    ent[x, E_OR] = own_or
+    ent[x, E_STATE] = _SOLVED
+
+
+@numba.njit(cache=True, nogil=True)
+def _states(root, ent, adj, seen, token):  # pragma: no cover - compiled
+    """(states, seen): the distinct positions reachable from ``root``, itself included
+    (docs/definitions.md §4), marked with ``token``; ``seen`` is the walk's stack (grown)."""
+    states = 1
+    ent[root, E_STAMP] = token
+    seen[0] = root
+    top = 0
+    while top >= 0:
+        x = seen[top]
+        top -= 1
+        a = ent[x, E_ADJ]
+        for k in range(a, a + ent[x, E_DEG]):
+            c = adj[k]
+            if ent[c, E_STAMP] != token:
+                ent[c, E_STAMP] = token
+                states += 1
+                if top + 2 > seen.shape[0]:
+                    seen = _grow1(seen, top + 2)
+                top += 1
+                seen[top] = c
+    return states, seen
+
+
+@numba.njit(cache=True, nogil=True)
+def _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height,
+           out_flags):  # pragma: no cover - compiled
+    out_sg[p] = ent[root, E_SG]
+    out_sgm[p] = ent[root, E_SGM]
+    out_nodes[p] = ent[root, E_NODES]
+    out_leaves[p] = ent[root, E_LEAVES]
+    out_height[p] = ent[root, E_HEIGHT]
+    out_states[p] = states
+    for f in range(6):
+        out_flags[f, p] = (ent[root, E_AND] & F_ALL) >> f & 1
+
+
+@numba.njit(cache=True, nogil=True)
+def _add(pool, plen, length, h, slots, ent, count):  # pragma: no cover - compiled
+    """Enter the position ``pool[plen:plen + length]`` as id ``count`` at slot ``h``; the table
+    of entries (grown)."""
+    if count >= ent.shape[0]:
+        ent = _grow2(ent, count + 1)
+    ent[count, :] = 0
+    ent[count, E_KEY] = plen
+    ent[count, E_LEN] = length
+    ent[count, E_SEEN] = -1
+    slots[h] = count
+    return ent
+
+
 @numba.njit(nogil=True)
 def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_nodes, out_leaves,
                  out_states, out_height, out_flags):  # pragma: no cover - compiled
@@ -97,12 +223,14 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
     record p's values. ``multi``: two moves to one position are two edges of the game tree (for
     nodes and leaves, docs/definitions.md §4); otherwise the distinct options count once.
     Returns the number of positions the table held at its fullest, or -1 - p when start p
-    reaches a position again along a line of play (the rules are not a finite game)."""
-    cap = 1024
-    slots = np.full(2 * cap, -1, np.int64)
-    ent = np.zeros((cap, _FIELDS), np.int64)
-    pool = np.zeros(8 * cap, np.int64)
-    adj = np.zeros(4 * cap, np.int64)
+    reaches a position again along a line of play (the rules are not a finite game).
+
+    Only this function is compiled for each rules' ``options``; the rest is compiled once and
+    cached."""
+    slots = np.full(2048, -1, np.int64)
+    ent = np.zeros((1024, _FIELDS), np.int64)
+    pool = np.zeros(8192, np.int64)
+    adj = np.zeros(4096, np.int64)
     stack = np.zeros(64, np.int64)
     seen = np.zeros(64, np.int64)
     gbits = np.zeros(64, np.bool_)
@@ -110,52 +238,28 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
     count = 0
     plen = 0
     alen = 0
-    token = 0
     peak = 0
-    records = offsets.shape[0] - 1
-    for p in range(records):
+    for p in range(offsets.shape[0] - 1):
         if count > limit:  # flush: every later start is solved afresh
             slots[:] = -1
             count = 0
             plen = 0
             alen = 0
-        # ---- the start's id (every lookup below is the same code, inlined by hand) ----
-        if 2 * (count + 1) > slots.shape[0]:
-            slots = _rehash(slots, ent, pool, count)
         a0 = offsets[p]
         length = offsets[p + 1] - a0
         if plen + length > pool.shape[0]:
             pool = _grow1(pool, plen + length)
         for i in range(length):
             pool[plen + i] = starts[a0 + i]
-        mask = np.uint64(slots.shape[0] - 1)
-        h = _hash(pool, plen, length) & mask
-        root = -1
-        while slots[h] >= 0:
-            e = slots[h]
-            if ent[e, E_LEN] == length:
-                same = True
-                k0 = ent[e, E_KEY]
-                for i in range(length):
-                    if pool[k0 + i] != pool[plen + i]:
-                        same = False
-                        break
-                if same:
-                    root = e
-                    break
-            h = (h + np.uint64(1)) & mask
+        if 2 * (count + 1) > slots.shape[0]:  # rehash at half full
+            slots = _rehash(slots, ent, pool, count)
+        root, h = _find(pool, plen, length, slots, ent)
         if root < 0:
+            ent = _add(pool, plen, length, h, slots, ent, count)
             root = count
-            if count >= ent.shape[0]:
-                ent = _grow2(ent, count + 1)
-            ent[root, :] = 0
-            ent[root, E_KEY] = plen
-            ent[root, E_LEN] = length
-            ent[root, E_SEEN] = -1
-            slots[h] = root
             plen += length
             count += 1
-        # ---- solve depth first ----
+        # ---- solve depth first: expand a position, solve its options, then it ----
         top = 0
         stack[0] = root
         while top >= 0:
@@ -164,137 +268,53 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
             if state == _SOLVED:
                 top -= 1
                 continue
-            if state == _NEW:
-                ent[x, E_STATE] = _OPEN
-                ent[x, E_ADJ] = alen
-                deg = 0
-                k0 = ent[x, E_KEY]
-                position = pool[k0:k0 + ent[x, E_LEN]].copy()
-                for q in options(position):
-                    ql = q.shape[0]
-                    if plen + ql > pool.shape[0]:
-                        pool = _grow1(pool, plen + ql)
-                    for i in range(ql):
-                        pool[plen + i] = q[i]
-                    if 2 * (count + 1) > slots.shape[0]:  # rehash at half full
-                        slots = _rehash(slots, ent, pool, count)
-                    mask = np.uint64(slots.shape[0] - 1)
-                    h = _hash(pool, plen, ql) & mask
-                    c = -1
-                    while slots[h] >= 0:
-                        e = slots[h]
-                        if ent[e, E_LEN] == ql:
-                            same = True
-                            k1 = ent[e, E_KEY]
-                            for i in range(ql):
-                                if pool[k1 + i] != pool[plen + i]:
-                                    same = False
-                                    break
-                            if same:
-                                c = e
-                                break
-                        h = (h + np.uint64(1)) & mask
-                    if c < 0:
-                        c = count
-                        if count >= ent.shape[0]:
-                            ent = _grow2(ent, count + 1)
-                        ent[c, :] = 0
-                        ent[c, E_KEY] = plen
-                        ent[c, E_LEN] = ql
-                        ent[c, E_SEEN] = -1
-                        slots[h] = c
-                        plen += ql
-                        count += 1
-                    if not multi:
-                        if ent[c, E_SEEN] == x:  # a second move to one position: one option
-                            continue
-                        ent[c, E_SEEN] = x
-                    if ent[c, E_STATE] == _OPEN:  # a line of play back to a position on it
-                        return -1 - p
-                    if alen + 1 > adj.shape[0]:
-                        adj = _grow1(adj, alen + 1)
-                    adj[alen] = c
-                    alen += 1
-                    deg += 1
-                    if ent[c, E_STATE] == _NEW:
-                        if top + 2 > stack.shape[0]:
-                            stack = _grow1(stack, top + 2)
-                        top += 1
-                        stack[top] = c
-                ent[x, E_DEG] = deg
-                continue
-            # ---- every option solved: x's values (docs/definitions.md §3–§5) ----
-            deg = ent[x, E_DEG]
-            a = ent[x, E_ADJ]
-            if deg == 0:
-                g, m, nodes, leaves, height = 0, 1, np.int64(1), np.int64(1), 0
-                agg_and, agg_or = ALL_AND, 0
-            else:
+            if state == _OPEN:  # every option solved
+                deg = ent[x, E_DEG]
                 if deg + 2 > gbits.shape[0]:
                     gbits = np.zeros(2 * (deg + 2), np.bool_)
                     mbits = np.zeros(2 * (deg + 2), np.bool_)
-                for v in range(deg + 2):
-                    gbits[v] = False
-                    mbits[v] = False
-                nodes = np.int64(1)
-                leaves = np.int64(0)
-                height = 0
-                agg_and = ALL_AND
-                agg_or = 0
-                for k in range(a, a + deg):
-                    c = adj[k]
-                    if ent[c, E_SG] <= deg:
-                        gbits[ent[c, E_SG]] = True
-                    if ent[c, E_SGM] <= deg:
-                        mbits[ent[c, E_SGM]] = True
-                    nodes = sadd(nodes, ent[c, E_NODES])
-                    leaves = sadd(leaves, ent[c, E_LEAVES])
-                    height = max(height, ent[c, E_HEIGHT] + 1)
-                    agg_and &= ent[c, E_AND]
-                    agg_or |= ent[c, E_OR]
-                g = 0
-                while gbits[g]:
-                    g += 1
-                m = 0
-                while mbits[m]:
-                    m += 1
-            own_and, own_or = summarize(g, m, deg == 0, agg_and, agg_or)
-            ent[x, E_SG] = g
-            ent[x, E_SGM] = m
-            ent[x, E_NODES] = nodes
-            ent[x, E_LEAVES] = leaves
-            ent[x, E_HEIGHT] = height
-            ent[x, E_AND] = own_and
-            ent[x, E_OR] = own_or
-            ent[x, E_STATE] = _SOLVED
-            top -= 1
-        # ---- states: the distinct positions reachable from the start, itself included ----
-        token += 1
-        states = 1
-        ent[root, E_STAMP] = token
-        seen[0] = root
-        top = 0
-        while top >= 0:
-            x = seen[top]
-            top -= 1
-            a = ent[x, E_ADJ]
-            for k in range(a, a + ent[x, E_DEG]):
-                c = adj[k]
-                if ent[c, E_STAMP] != token:
-                    ent[c, E_STAMP] = token
-                    states += 1
-                    if top + 2 > seen.shape[0]:
-                        seen = _grow1(seen, top + 2)
+                _solve_position(x, ent, adj, gbits, mbits)
+                top -= 1
+                continue
+            ent[x, E_STATE] = _OPEN
+            ent[x, E_ADJ] = alen
+            deg = 0
+            k0 = ent[x, E_KEY]
+            position = pool[k0:k0 + ent[x, E_LEN]].copy()
+            for q in options(position):
+                ql = q.shape[0]
+                if plen + ql > pool.shape[0]:
+                    pool = _grow1(pool, plen + ql)
+                for i in range(ql):
+                    pool[plen + i] = q[i]
+                if 2 * (count + 1) > slots.shape[0]:
+                    slots = _rehash(slots, ent, pool, count)
+                c, h = _find(pool, plen, ql, slots, ent)
+                if c < 0:
+                    ent = _add(pool, plen, ql, h, slots, ent, count)
+                    c = count
+                    plen += ql
+                    count += 1
+                if not multi:
+                    if ent[c, E_SEEN] == x:  # a second move to one position: one option
+                        continue
+                    ent[c, E_SEEN] = x
+                if ent[c, E_STATE] == _OPEN:  # a line of play back to a position on it
+                    return -1 - p
+                if alen + 1 > adj.shape[0]:
+                    adj = _grow1(adj, alen + 1)
+                adj[alen] = c
+                alen += 1
+                deg += 1
+                if ent[c, E_STATE] == _NEW:
+                    if top + 2 > stack.shape[0]:
+                        stack = _grow1(stack, top + 2)
                     top += 1
-                    seen[top] = c
-        out_sg[p] = ent[root, E_SG]
-        out_sgm[p] = ent[root, E_SGM]
-        out_nodes[p] = ent[root, E_NODES]
-        out_leaves[p] = ent[root, E_LEAVES]
-        out_height[p] = ent[root, E_HEIGHT]
-        out_states[p] = states
-        for f in range(6):
-            out_flags[f, p] = (ent[root, E_AND] & F_ALL) >> f & 1
+                    stack[top] = c
+            ent[x, E_DEG] = deg
+        states, seen = _states(root, ent, adj, seen, p + 1)
+        _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states,
+               out_height, out_flags)
         peak = max(peak, count)
     return peak
 
@@ -349,7 +369,7 @@ def _output(records: int, part_values: int, largest_values: int) -> KernelOutput
     )
 
 
-class RulesLoopError(RuntimeError):
+class RulesLoopError(PartgamesError, RuntimeError):
     """The rules let play return to a position: not a finite game."""
 
 
@@ -386,11 +406,11 @@ class GenericGame(Game):
 
     parallel = True
 
-    def __init__(self, rules, table_limit: int = TABLE_LIMIT):
+    def __init__(self, rules, table_limit: int | None = None):
         self.rules = rules
         self.game_id = rules.game_id
         self.schema = BOARD_SCHEMA
-        self.table_limit = table_limit
+        self.table_limit = _table_limit if table_limit is None else table_limit
         self.record_order = "partitions" if rules.starts is None else None
         self.commit_fields = {"rules": rules.label} if rules.label else {}
         self._plans: dict[tuple[int, int], list] = {}
@@ -426,6 +446,25 @@ class GenericGame(Game):
         if n not in self._starts:
             self._starts[n] = self.rules.start_arrays(n)
         return self._starts[n]
+
+    def solve_records(self, n: int, values: np.ndarray, offsets: np.ndarray,
+                      partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+        """The records of the partitions ``values[offsets[p]:offsets[p+1]]`` of n, in that order."""
+        return solve_partitions(self.rules, values, offsets, n, self.table_limit, partition_columns)
+
+    def solve_table(self, partitions: list[tuple[int, ...]]) -> pa.Table:
+        """The records of the given partitions, all of one n (``partgames solve``, ``draw``)."""
+        if not partitions:
+            return BOARD_SCHEMA.empty_table()
+        n = sum(partitions[0])
+        if any(sum(lam) != n for lam in partitions):
+            from pipeline.games.single import SolveError
+
+            raise SolveError("a table of records holds partitions of one n")
+        values = np.fromiter((v for lam in partitions for v in lam), dtype=np.int64)
+        offsets = np.zeros(len(partitions) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(lam) for lam in partitions])
+        return self.solve_records(n, values, offsets)
 
     def shard_count(self, n: int, max_records: int) -> int:
         return len(self.plan(n, max_records))

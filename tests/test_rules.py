@@ -1,0 +1,194 @@
+"""Games given by their rules (pipeline/rules.py) and the generic solver
+(pipeline/games/generic.py): the rules files of examples/ give records identical, every column,
+to the bespoke kernels; a planted error in a rules file is caught by that comparison; the
+commands take a rules game; bad rules files are one line."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from harness import cli
+
+from pipeline.games import get_game
+from pipeline.games.generic import GenericGame
+from pipeline.partitions import partition_numbers
+from pipeline.rules import Rules, load_rules_file, register, unregister
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+MAX_N = 12
+#: Small shards: several per n, so one table serves several starts and the shard plan matters.
+SHARD = 9
+
+
+def rules_of(name: str) -> Rules:
+    return load_rules_file(EXAMPLES / f"{name}_rules.py")[0]
+
+
+def shards(game, n: int) -> list[pa.Table]:
+    return [game.solve_shard(n, s, SHARD) for s in range(game.shard_count(n, SHARD))]
+
+
+def first_difference(generic: GenericGame, bespoke_id: str, max_n: int = MAX_N) -> str | None:
+    """The first (n, shard, column) where the rules game's records differ from the bespoke
+    kernel's, or None when every column of every partition of n <= max_n is equal."""
+    bespoke = get_game(bespoke_id)
+    for n in range(1, max_n + 1):
+        assert generic.shard_count(n, SHARD) == bespoke.shard_count(n, SHARD)
+        for s, (a, b) in enumerate(zip(shards(generic, n), shards(bespoke, n), strict=True)):
+            assert a.schema == b.schema
+            for column in a.column_names:
+                if not a.column(column).equals(b.column(column)):
+                    return f"n={n} shard {s} column {column}"
+    return None
+
+
+@pytest.mark.parametrize("name", ["lctr", "downright", "king"])
+def test_rules_files_equal_the_bespoke_kernels(name):
+    generic = GenericGame(rules_of(name))
+    assert first_difference(generic, name) is None
+    assert sum(generic.positions(n) for n in range(1, MAX_N + 1)) == sum(partition_numbers(MAX_N)[1:])
+
+
+def test_a_planted_error_in_a_rules_file_is_caught(tmp_path):
+    # King without its diagonal move from two-row positions: one wrong option, deep in the tree.
+    source = (EXAMPLES / "king_rules.py").read_text()
+    planted = source.replace("if len(diagonal) > 0:", "if len(diagonal) > 0 and len(p) != 2:")
+    assert planted != source
+    path = tmp_path / "king_planted.py"
+    path.write_text(planted.replace('"king_rules"', '"king_planted"'))
+    assert first_difference(GenericGame(load_rules_file(path)[0]), "king") is not None
+
+
+def test_the_multi_edge_convention_is_caught():
+    # LCTR's two moves from (1) to () are two edges (docs/definitions.md §2.1): counted once,
+    # nodes and leaves differ and the comparison says so.
+    lctr = rules_of("lctr")
+    once = Rules("lctr_once", lctr.options, None, False, "test")
+    found = first_difference(GenericGame(once), "lctr", max_n=3)
+    assert found is not None and found.endswith(("nodes", "leaves"))
+
+
+def test_one_table_for_many_starts_and_its_flush():
+    # A table flushed before every start gives the same records as one table for the shard.
+    lctr = rules_of("lctr")
+    big = GenericGame(lctr).solve_shard(10, 0, 1 << 18)
+    flushed = GenericGame(lctr, table_limit=1).solve_shard(10, 0, 1 << 18)
+    assert big.equals(flushed)
+
+
+def test_run_with_a_rules_file_writes_records_summaries_and_keep(tmp_path, capsys):
+    rules = str(EXAMPLES / "lctr_rules.py")
+    out = tmp_path / "st"
+    code, _, err = cli(capsys, "run", "--rules", rules, "--games", "lctr_rules,lctr", "--max-n", "9",
+                       "--out", str(out), "--quiet", "--jobs", "1", "--shard-records", "7")
+    assert code == 0, err
+    for n in range(1, 10):
+        mine = pq.read_table(out / "game=lctr_rules" / f"n={n}", partitioning=None).sort_by("ordinal")
+        theirs = pq.read_table(out / "game=lctr" / f"n={n}", partitioning=None).sort_by("ordinal")
+        assert mine.num_rows == partition_numbers(n)[n] and mine.equals(theirs)
+    code, text, err = cli(capsys, "sql", "--results", str(out),
+                          "SELECT game, p_positions FROM summaries WHERE n = 9 ORDER BY game")
+    assert code == 0, err
+    assert text.split("\n")[2].split()[1] == text.split("\n")[3].split()[1]  # lctr, lctr_rules
+    kept = tmp_path / "kept"
+    code, _, err = cli(capsys, "run", "--rules", rules, "--games", "lctr_rules", "--max-n", "6",
+                       "--out", str(kept), "--quiet", "--keep", "sg = 0")
+    assert code == 0, err
+    sg = pq.read_table(kept / "game=lctr_rules", partitioning=None).column("sg").to_pylist()
+    assert sg and all(v == 0 for v in sg)
+
+
+def test_solve_and_family_take_a_rules_game(tmp_path, capsys):
+    rules = str(EXAMPLES / "king_rules.py")
+    code, text, err = cli(capsys, "solve", "--rules", rules, "king_rules,king", "5,5,3,2,1",
+                          "--format", "csv")
+    assert code == 0, err
+    a, b = text.strip().split("\n")[1:]
+    assert a.split(",", 1)[1] == b.split(",", 1)[1]
+    out = tmp_path / "fam"
+    code, _, err = cli(capsys, "run", "--rules", rules, "--games", "king_rules,king", "--family",
+                       "staircase,rectangle", "--max-n", "12", "--out", str(out), "--quiet")
+    assert code == 0, err
+    order = [("n", "ascending"), ("ordinal", "ascending")]
+    mine = pq.read_table(out / "game=king_rules", partitioning=None).sort_by(order)
+    theirs = pq.read_table(out / "game=king", partitioning=None).sort_by(order)
+    assert mine.num_rows > 0 and mine.equals(theirs)
+
+
+def _write(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return str(path)
+
+
+@pytest.mark.parametrize("body, says", [
+    ("raise RuntimeError('boom')\n", "RuntimeError: boom"),
+    ("GAME_ID = 'king'\nimport numba\n@numba.njit\ndef options(p):\n    yield p\n", "has a game of that id"),
+    ("GAME_ID = 'plain'\ndef options(p):\n    yield p\n", "@numba.njit"),
+    ("GAME_ID = 'Bad-Id'\n", "GAME_ID must be"),
+    ("GAME_ID = 'nothing'\n", "no options"),
+])
+def test_a_bad_rules_file_is_one_line(tmp_path, capsys, body, says):
+    path = _write(tmp_path, "bad.py", body)
+    out = tmp_path / "st"
+    code, _, err = cli(capsys, "run", "--rules", path, "--games", "lctr", "--max-n", "3", "--out", str(out))
+    assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists()
+    code, _, err = cli(capsys, "run", "--rules", str(tmp_path / "missing.py"), "--max-n", "3",
+                       "--out", str(out))
+    assert code == 2 and "missing.py" in err and not out.exists()
+
+
+def test_rules_that_loop_are_refused(tmp_path):
+    path = _write(tmp_path, "loop.py", """\
+        import numba
+        GAME_ID = "loop"
+        @numba.njit
+        def options(p):
+            if len(p) > 1:
+                yield p[::-1].copy()
+        """)
+    game = GenericGame(load_rules_file(path)[0])
+    from pipeline.games.generic import RulesLoopError
+
+    assert game.solve_shard(1, 0, 10).column("sg").to_pylist() == [0]
+    with pytest.raises(RulesLoopError, match="returns to a position"):
+        game.solve_shard(3, 0, 10)
+
+
+def test_an_entry_point_adds_a_game(tmp_path, monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import pipeline.rules as rules_module
+
+    # A package's object: a Rules (its options the downright example's, compiled already).
+    (tmp_path / "someone_elses_games.py").write_text(textwrap.dedent(f"""\
+        from pipeline.rules import Rules, load_rules_file
+        _dr = load_rules_file({str(EXAMPLES / "downright_rules.py")!r})[0]
+        RULES = Rules("dr_entry", _dr.options)
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    eps = [EntryPoint("dr_entry", "someone_elses_games:RULES", rules_module.ENTRY_POINT_GROUP)]
+    monkeypatch.setattr(rules_module, "entry_points", lambda group: eps if group == rules_module.ENTRY_POINT_GROUP else [])
+    rules_module._from_entry_point.cache_clear()
+    try:
+        game = get_game("dr_entry")
+        assert isinstance(game, GenericGame)
+        assert game.solve_shard(6, 0, 100).column("sg").equals(get_game("downright").solve_shard(6, 0, 100).column("sg"))
+    finally:
+        unregister("dr_entry")
+        rules_module._from_entry_point.cache_clear()
+
+
+def test_register_refuses_an_id_twice_with_other_rules():
+    lctr = rules_of("lctr")
+    register(Rules("twice", lctr.options, None, True, "a"))
+    try:
+        with pytest.raises(ValueError, match="given twice"):
+            register(Rules("twice", lctr.options, None, True, "b"))
+    finally:
+        unregister("twice")

@@ -173,12 +173,14 @@ def test_an_entry_point_adds_a_game(tmp_path, monkeypatch):
         """))
     monkeypatch.syspath_prepend(str(tmp_path))
     eps = [EntryPoint("dr_entry", "someone_elses_games:RULES", rules_module.ENTRY_POINT_GROUP)]
-    monkeypatch.setattr(rules_module, "entry_points", lambda group: eps if group == rules_module.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(rules_module, "entry_points",
+                        lambda group: eps if group == rules_module.ENTRY_POINT_GROUP else [])
     rules_module._from_entry_point.cache_clear()
     try:
         game = get_game("dr_entry")
         assert isinstance(game, GenericGame)
-        assert game.solve_shard(6, 0, 100).column("sg").equals(get_game("downright").solve_shard(6, 0, 100).column("sg"))
+        bespoke = get_game("downright").solve_shard(6, 0, 100)
+        assert game.solve_shard(6, 0, 100).equals(bespoke)
     finally:
         unregister("dr_entry")
         rules_module._from_entry_point.cache_clear()
@@ -192,3 +194,126 @@ def test_register_refuses_an_id_twice_with_other_rules():
             register(Rules("twice", lctr.options, None, True, "b"))
     finally:
         unregister("twice")
+
+
+# ---- the games shipped as rules files: welter and chomp (docs/definitions.md §2.4) ----------
+
+def _cells(lam):
+    return {(i, j) for i, row in enumerate(lam) for j in range(row)}
+
+
+def _rows(cells):
+    rows = []
+    i = 0
+    while any((i, 0) == c for c in cells):
+        rows.append(sum(1 for c in cells if c[0] == i))
+        i += 1
+    return tuple(rows)
+
+
+def welter_moves(lam):
+    """Every rim hook of λ, from the definition: λ/μ for a partition μ ⊂ λ, λ/μ nonempty,
+    edge-connected and without a 2×2 square."""
+    def inside(k, cap):  # the partitions μ with μ_i <= λ_i, rows k on, parts at most cap
+        if k == len(lam):
+            yield ()
+            return
+        for v in range(min(lam[k], cap), -1, -1):
+            for rest in inside(k + 1, v) if v else [()]:
+                yield (v, *rest)
+
+    big = _cells(lam)
+    found = []
+    for mu in inside(0, lam[0]) if lam else ():
+        if sum(mu) < sum(lam):
+            mu = tuple(v for v in mu if v)
+            strip = big - _cells(mu)
+            if any({(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)} <= strip for i, j in strip):
+                continue
+            todo, seen = [next(iter(strip))], set()
+            while todo:
+                i, j = todo.pop()
+                if (i, j) in seen:
+                    continue
+                seen.add((i, j))
+                todo += [c for c in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)) if c in strip]
+            if seen == strip:
+                found.append(mu)
+    return tuple(found)
+
+
+def chomp_moves(lam):
+    """Every box (i, j) other than (0, 0), removed with the boxes weakly below and right of it."""
+    cells = _cells(lam)
+    return tuple(_rows({(a, b) for a, b in cells if not (a >= i and b >= j)})
+                 for i, j in sorted(cells) if (i, j) != (0, 0))
+
+
+def _compare_with_reference(name, moves, max_n):
+    import reference
+
+    game = GenericGame(rules_of(name))
+    ref = reference.Game(moves)
+    for n in range(1, max_n + 1):
+        table = game.solve_shard(n, 0, 1 << 18).to_pylist()
+        assert [tuple(r["parts"]) for r in table] == sorted(reference.partitions(n), key=lambda x: x[::-1])
+        for row in table:
+            lam = tuple(row["parts"])
+            want = {**ref.record(lam), **reference.features(lam), "n": n, "parts": list(lam)}
+            want["conjugate"] = list(want["conjugate"])
+            got = {k: row[k] for k in want}
+            assert got == want, (name, lam)
+    return game
+
+
+def test_welter_equals_its_reference():
+    _compare_with_reference("welter", welter_moves, 10)
+
+
+def test_chomp_equals_its_reference():
+    _compare_with_reference("chomp", chomp_moves, 10)
+
+
+def _sg(game, lam):
+    return game.solve_table([lam]).column("sg").to_pylist()[0]
+
+
+def test_welter_known_values():
+    # A row (n) and a column (1^n) are Nim heaps of n (their rim hooks: the last h boxes);
+    # (2,1): options (2), (1,1), () of values 2, 2, 0, so 1. Sato's formula (docs/definitions.md
+    # §2.4): sg(λ) is the nim-sum over the boxes of 2^(v+1) − 1, v the 2-adic valuation of the
+    # box's hook length.
+    from functools import reduce
+
+    import reference
+
+    game = GenericGame(rules_of("welter"))
+    assert _sg(game, (2, 1)) == 1
+    for n in range(1, 9):
+        assert _sg(game, (n,)) == n and _sg(game, (1,) * n) == n
+    for n in range(1, 13):
+        for lam in reference.partitions(n):
+            conj = reference.conjugate(lam)
+            hooks = [lam[i] - j + conj[j] - i - 1 for i in range(len(lam)) for j in range(lam[i])]
+            want = reduce(lambda a, h: a ^ (h ^ (h - 1)), hooks, 0)
+            assert _sg(game, lam) == want, lam
+
+
+def test_chomp_known_values():
+    # A row (n) is a Nim heap of n − 1; a hook (a, 1^b) two heaps a − 1 and b; two-row Chomp's
+    # P-positions are (b+1, b) (Zeilberger); every rectangle but (1) is a first-player win
+    # (Gale's strategy stealing).
+    import reference
+
+    game = GenericGame(rules_of("chomp"))
+    for n in range(1, 10):
+        assert _sg(game, (n,)) == n - 1
+    for a in range(1, 7):
+        for b in range(0, 6):
+            assert _sg(game, (a,) + (1,) * b) == (a - 1) ^ b
+    for n in range(2, 15):
+        for lam in reference.partitions(n):
+            if len(lam) == 2:
+                assert (_sg(game, lam) == 0) == (lam[0] == lam[1] + 1), lam
+            if len(set(lam)) == 1:
+                assert _sg(game, lam) != 0, lam

@@ -46,11 +46,25 @@ def first_difference(generic: GenericGame, bespoke_id: str, max_n: int = MAX_N) 
     return None
 
 
-@pytest.mark.parametrize("name", ["lctr", "downright", "king"])
+@pytest.mark.parametrize("name", ["lctr", "downright", "king", "rook"])
 def test_rules_files_equal_the_bespoke_kernels(name):
     generic = GenericGame(rules_of(name))
     assert first_difference(generic, name) is None
     assert sum(generic.positions(n) for n in range(1, MAX_N + 1)) == sum(partition_numbers(MAX_N)[1:])
+
+
+def test_slow_setnim_as_rules_equals_its_kernel():
+    # SN(4,{3}) (docs/definitions.md §2.3): distinct multisets are the moves (MULTI_EDGES =
+    # False), its own starts (at most 4 parts); every column a rules game writes.
+    generic = GenericGame(load_rules_file(EXAMPLES / "slownim_4_3_rules.py")[0])
+    bespoke = get_game("sn4_3")
+    columns = generic.schema.names
+    for n in range(1, MAX_N + 1):
+        mine = generic.solve_shard(n, 0, 1 << 18).sort_by("ordinal")
+        theirs = bespoke.solve_shard(n, 0, 1 << 18).select(columns).sort_by("ordinal")
+        assert mine.num_rows == theirs.num_rows == generic.positions(n)
+        for column in columns:
+            assert mine.column(column).equals(theirs.column(column)), (n, column)
 
 
 def test_a_planted_error_in_a_rules_file_is_caught(tmp_path):
@@ -100,6 +114,30 @@ def test_run_with_a_rules_file_writes_records_summaries_and_keep(tmp_path, capsy
     assert code == 0, err
     sg = pq.read_table(kept / "game=lctr_rules", partitioning=None).column("sg").to_pylist()
     assert sg and all(v == 0 for v in sg)
+
+
+def test_records_of_other_rules_are_not_kept_as_these(tmp_path, capsys):
+    # The same id given by edited rules: a rerun refuses the complete (game, n) of the old
+    # rules instead of skipping them as done; --force recomputes them.
+    lctr = rules_of("lctr")
+    out = str(tmp_path / "st")
+    register(Rules("edited", lctr.options, None, True, "edited.py sha256:aaaa"))
+    try:
+        code, _, err = cli(capsys, "run", "--games", "edited", "--max-n", "4", "--out", out, "--quiet")
+        assert code == 0, err
+    finally:
+        unregister("edited")
+    register(Rules("edited", lctr.options, None, False, "edited.py sha256:bbbb"))
+    try:
+        code, _, err = cli(capsys, "run", "--games", "edited", "--max-n", "4", "--out", out, "--quiet")
+        assert code == 2 and "edited.py sha256:aaaa" in err and "--force" in err, err
+        code, _, err = cli(capsys, "run", "--games", "edited", "--max-n", "4", "--out", out, "--quiet",
+                           "--force")
+        assert code == 0, err
+    finally:
+        unregister("edited")
+    nodes = pq.read_table(Path(out) / "game=edited" / "n=1", partitioning=None).column("nodes")
+    assert nodes.to_pylist() == [2]  # (1) -> () counted once: the new rules' records
 
 
 def test_solve_and_family_take_a_rules_game(tmp_path, capsys):

@@ -216,7 +216,51 @@ def _add(pool, plen, length, h, slots, ent, count):  # pragma: no cover - compil
     return ent
 
 
-@numba.njit(nogil=True)
+#: The signature of a rules' expansion (:func:`expansion`): (position, values, lengths, total)
+#: -> number of options; the options' values one after the other in ``values``, their lengths
+#: in ``lengths``, the number of values in ``total[0]``.
+EXPAND = numba.types.int64(numba.types.int64[::1], numba.types.int64[::1],
+                           numba.types.int64[::1], numba.types.int64[::1])
+_I64 = numba.types.int64[::1]
+
+_EXPANSIONS: dict[int, tuple[object, object]] = {}
+_EXPANSIONS_LOCK = threading.Lock()
+
+
+def expansion(options):
+    """The rules' ``options`` generator as a compiled function of type :data:`EXPAND`, which
+    :func:`solve_starts` (compiled once, cached) calls: only this small function is compiled
+    for each rules, once per process (about 1 s)."""
+    with _EXPANSIONS_LOCK:
+        found = _EXPANSIONS.get(id(options))
+        if found is not None and found[0] is options:
+            return found[1]
+
+        @numba.njit(EXPAND, nogil=True)
+        def expand(position, values, lengths, total):  # pragma: no cover - compiled
+            # Options past the arrays' room are counted, not written: the caller grows them
+            # and asks again (the rules are deterministic).
+            k = 0
+            pos = 0
+            for q in options(position):
+                length = q.shape[0]
+                if k < lengths.shape[0] and pos + length <= values.shape[0]:
+                    for i in range(length):
+                        values[pos + i] = q[i]
+                    lengths[k] = length
+                pos += length
+                k += 1
+            total[0] = pos
+            return k
+
+        _EXPANSIONS[id(options)] = (options, expand)
+        return expand
+
+
+@numba.njit(numba.types.int64(numba.types.FunctionType(EXPAND), numba.types.boolean, _I64, _I64,
+                              numba.types.int64, _I64, _I64, _I64, _I64, _I64, _I64,
+                              numba.types.boolean[:, ::1]),
+            cache=True, nogil=True)
 def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_nodes, out_leaves,
                  out_states, out_height, out_flags):  # pragma: no cover - compiled
     """Solve the game of ``options`` from each start ``starts[offsets[p]:offsets[p+1]]`` and write
@@ -225,8 +269,7 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
     Returns the number of positions the table held at its fullest, or -1 - p when start p
     reaches a position again along a line of play (the rules are not a finite game).
 
-    Only this function is compiled for each rules' ``options``; the rest is compiled once and
-    cached."""
+    ``options`` is the rules' :func:`expansion`, so this function is compiled once and cached."""
     slots = np.full(2048, -1, np.int64)
     ent = np.zeros((1024, _FIELDS), np.int64)
     pool = np.zeros(8192, np.int64)
@@ -235,6 +278,9 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
     seen = np.zeros(64, np.int64)
     gbits = np.zeros(64, np.bool_)
     mbits = np.zeros(64, np.bool_)
+    values = np.zeros(1024, np.int64)
+    lengths = np.zeros(64, np.int64)
+    total = np.zeros(1, np.int64)
     count = 0
     plen = 0
     alen = 0
@@ -281,12 +327,19 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
             deg = 0
             k0 = ent[x, E_KEY]
             position = pool[k0:k0 + ent[x, E_LEN]].copy()
-            for q in options(position):
-                ql = q.shape[0]
+            k = options(position, values, lengths, total)
+            if k > lengths.shape[0] or total[0] > values.shape[0]:
+                lengths = _grow1(lengths, k)
+                values = _grow1(values, total[0])
+                k = options(position, values, lengths, total)
+            at = 0
+            for o in range(k):
+                ql = lengths[o]
                 if plen + ql > pool.shape[0]:
                     pool = _grow1(pool, plen + ql)
                 for i in range(ql):
-                    pool[plen + i] = q[i]
+                    pool[plen + i] = values[at + i]
+                at += ql
                 if 2 * (count + 1) > slots.shape[0]:
                     slots = _rehash(slots, ent, pool, count)
                 c, h = _find(pool, plen, ql, slots, ent)
@@ -385,7 +438,8 @@ def solve_partitions(rules, values: np.ndarray, offsets: np.ndarray, n: int,
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
     firsts = int(sum(int(values[offsets[p]]) for p in range(records) if offsets[p + 1] > offsets[p]))
     out = _output(records, int(offsets[-1]), firsts)
-    got = solve_starts(rules.options, bool(rules.multi_edges), values, offsets, int(table_limit),
+    got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
+                       int(table_limit),
                        out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags)
     if got < 0:
         p = -1 - got

@@ -355,3 +355,30 @@ def test_chomp_known_values():
                 assert (_sg(game, lam) == 0) == (lam[0] == lam[1] + 1), lam
             if len(set(lam)) == 1:
                 assert _sg(game, lam) != 0, lam
+
+
+def test_rules_runs_refuse_what_they_cannot_do(tmp_path, capsys):
+    loop = _write(tmp_path, "loop.py", """\
+        import numba
+        GAME_ID = "loop_cli"
+        @numba.njit
+        def options(p):
+            if len(p) > 1:
+                yield p[::-1].copy()
+        """)
+    out = tmp_path / "st"
+    code, _, err = cli(capsys, "run", "--rules", loop, "--games", "loop_cli", "--max-n", "4",
+                       "--out", str(out), "--quiet")
+    assert code == 2 and "returns to a position" in err and len(err.strip().splitlines()) == 1, err
+    code, _, err = cli(capsys, "run", "--rules", loop, "--games", "loop_cli", "--max-n", "4",
+                       "--out", str(out), "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 2 and "solved locally" in err, err
+    assert not out.exists()
+    unregister("loop_cli")
+
+
+def test_draw_takes_a_rules_game(tmp_path, capsys):
+    out = tmp_path / "welter.svg"
+    code, text, err = cli(capsys, "draw", "--rules", str(EXAMPLES / "welter_rules.py"), "welter",
+                          "3,2,1", "--out", str(out), "--results", str(tmp_path / "none"))
+    assert code == 0 and out.stat().st_size > 0, err

@@ -222,5 +222,15 @@ def find_rules(game_id: str) -> Rules | None:
     return rules
 
 
-__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "find_rules", "load_rules_file",
+def known_game_ids() -> list[str]:
+    """The ids of the rules games this process knows without loading any: those registered
+    (``--rules``) and the names of the installed ``partgames.games`` entry points (for the SQL
+    views, which exist, empty, before a game's first record)."""
+    with _LOCK:
+        ids = set(_REGISTRY)
+    ids.update(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if _ID.fullmatch(ep.name))
+    return sorted(ids)
+
+
+__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "find_rules", "known_game_ids", "load_rules_file",
            "register", "rules_from_namespace", "unregister"]

@@ -194,7 +194,7 @@ def _parser() -> argparse.ArgumentParser:
                         "as JSON go beside it (VERIFY.json)")
 
     o = sub.add_parser("solve", help="solve one start partition of board games now and print the records")
-    o.add_argument("games", help="comma-separated game ids (board games, user movesets)")
+    o.add_argument("games", help="comma-separated game ids (board games, user movesets, rules games)")
     o.add_argument("parts", nargs="+", help="the partition: 5,3,3,1 or 5 3 3 1")
     o.add_argument("--format", choices=("table", "csv", "json"), default="table")
     _rules_option(o)

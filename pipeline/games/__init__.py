@@ -55,7 +55,7 @@ def _moveset(game_id: str) -> Game:
             raise GameError(str(exc)) from exc
         known = ", ".join(BOARD_GAMES)
         raise GameError(f"{exc} (known: {known}, sn<s>_<A> such as sn5_4, or a moveset such as "
-                        f"'{{(1,3),(3,1)}}' / moves_1.2+)") from exc
+                        f"'{{(1,3),(3,1)}}' / moves_1.2+, or a game given by --rules FILE)") from exc
 
 
 #: The families, tried in order: the first whose ``ids`` match the id parses it (docs/definitions.md

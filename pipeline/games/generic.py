@@ -24,6 +24,7 @@ start's own reachable positions are always held: ``states`` needs every one of t
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
@@ -36,6 +37,9 @@ from pipeline.games.columns import common_columns
 from pipeline.games.walk import KernelOutput
 from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
 from pipeline.schema import BOARD_SCHEMA
+
+if TYPE_CHECKING:
+    from pipeline.rules import Rules
 
 #: Positions a shard's table holds before it is flushed (between two starts), by default:
 #: about 130 bytes a position plus its values and options, so some hundreds of MB per thread.
@@ -227,7 +231,7 @@ _EXPANSIONS: dict[int, tuple[object, object]] = {}
 _EXPANSIONS_LOCK = threading.Lock()
 
 
-def expansion(options):
+def expansion(options: Any) -> Any:
     """The rules' ``options`` generator as a compiled function of type :data:`EXPAND`, which
     :func:`solve_starts` (compiled once, cached) calls: only this small function is compiled
     for each rules, once per process (about 1 s)."""
@@ -426,7 +430,7 @@ class RulesLoopError(PartgamesError, RuntimeError):
     """The rules let play return to a position: not a finite game."""
 
 
-def solve_partitions(rules, values: np.ndarray, offsets: np.ndarray, n: int,
+def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: int,
                      table_limit: int = TABLE_LIMIT,
                      partition_columns: dict[str, pa.Array] | None = None,
                      walk_order: bool = False) -> pa.Table:
@@ -460,7 +464,7 @@ class GenericGame(Game):
 
     parallel = True
 
-    def __init__(self, rules, table_limit: int | None = None):
+    def __init__(self, rules: Rules, table_limit: int | None = None):
         self.rules = rules
         self.game_id = rules.game_id
         self.schema = BOARD_SCHEMA

@@ -383,3 +383,23 @@ def test_draw_takes_a_rules_game(tmp_path, capsys):
     code, text, err = cli(capsys, "draw", "--rules", str(EXAMPLES / "welter_rules.py"), "welter",
                           "3,2,1", "--out", str(out), "--results", str(tmp_path / "none"))
     assert code == 0 and out.stat().st_size > 0, err
+
+
+def test_run_table_limit_gives_the_same_records(tmp_path, capsys):
+    from pipeline.games import generic
+
+    rules = str(EXAMPLES / "king_rules.py")
+    try:
+        code, _, err = cli(capsys, "run", "--rules", rules, "--games", "king_rules", "--max-n", "8",
+                           "--out", str(tmp_path / "a"), "--quiet", "--table-limit", "3")
+        assert code == 0, err
+        assert generic._table_limit == 3
+    finally:
+        generic.set_table_limit(generic.TABLE_LIMIT)
+    code, _, err = cli(capsys, "run", "--rules", rules, "--games", "king_rules", "--max-n", "8",
+                       "--out", str(tmp_path / "b"), "--quiet")
+    assert code == 0, err
+    for n in range(1, 9):
+        a = pq.read_table(tmp_path / "a" / "game=king_rules" / f"n={n}", partitioning=None)
+        b = pq.read_table(tmp_path / "b" / "game=king_rules" / f"n={n}", partitioning=None)
+        assert a.sort_by("ordinal").equals(b.sort_by("ordinal"))

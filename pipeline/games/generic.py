@@ -103,7 +103,7 @@ def _rehash(slots, ent, pool, count):  # pragma: no cover - compiled
     return slots
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, inline="always")
 def _find(pool, at, length, slots, ent):  # pragma: no cover - compiled
     """(id, slot) of the position ``pool[at:at + length]``: id -1 and its free slot if absent."""
     mask = np.uint64(slots.shape[0] - 1)
@@ -123,7 +123,7 @@ def _find(pool, at, length, slots, ent):  # pragma: no cover - compiled
     return -1, h
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, inline="always")
 def _solve_position(x, ent, adj, gbits, mbits):  # pragma: no cover - compiled
     """Solve position ``x`` from its solved options (docs/definitions.md §3–§5); ``gbits`` and
     ``mbits`` are scratch of more than its number of options + 1 entries."""
@@ -193,7 +193,7 @@ def _states(root, ent, adj, seen, token):  # pragma: no cover - compiled
     return states, seen
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, inline="always")
 def _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height,
            out_flags):  # pragma: no cover - compiled
     out_sg[p] = ent[root, E_SG]
@@ -206,7 +206,7 @@ def _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_sta
         out_flags[f, p] = (ent[root, E_AND] & F_ALL) >> f & 1
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, inline="always")
 def _add(pool, plen, length, h, slots, ent, count):  # pragma: no cover - compiled
     """Enter the position ``pool[plen:plen + length]`` as id ``count`` at slot ``h``; the table
     of entries (grown)."""

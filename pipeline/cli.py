@@ -130,6 +130,10 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--no-space-check", action="store_true",
                    help="run even when the estimated bytes exceed the free disk space")
     r.add_argument("--shard-records", type=whole(1), default=None, help=argparse.SUPPRESS)
+    _rules_option(r)
+    r.add_argument("--table-limit", type=whole(1), default=None, metavar="POSITIONS",
+                   help="a rules game's table of solved positions is flushed past this many "
+                        "(default 2097152; docs/rules.md)")
     r.add_argument("--quiet", action="store_true", help="no progress bars")
     r.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="solve the shards on a Dask cluster (tcp://host:8786 or tls://...); the store "
@@ -190,9 +194,10 @@ def _parser() -> argparse.ArgumentParser:
                         "as JSON go beside it (VERIFY.json)")
 
     o = sub.add_parser("solve", help="solve one start partition of board games now and print the records")
-    o.add_argument("games", help="comma-separated game ids (board games, user movesets)")
+    o.add_argument("games", help="comma-separated game ids (board games, user movesets, rules games)")
     o.add_argument("parts", nargs="+", help="the partition: 5,3,3,1 or 5 3 3 1")
     o.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _rules_option(o)
 
     q = sub.add_parser("search", help="run a search of queries/search/ and save its table")
     q.add_argument("name", nargs="?", help="search name (omit to list them)")
@@ -210,12 +215,33 @@ def _parser() -> argparse.ArgumentParser:
                    help="store to read the values from (default results/); values it lacks are solved")
     d.add_argument("--out", default=None,
                    help="picture file, .svg, .png or .pdf (default: GAME-PARTS.svg here)")
+    _rules_option(d)
 
     o = sub.add_parser("report", help="one self-contained HTML file on a store: tables, charts, diagrams")
     o.add_argument("--results", default="results", help="results directory (default results/)")
     o.add_argument("--out", default=None, help="HTML file (default RESULTS/report.html)")
     _n_range(o)
     return p
+
+
+def _rules_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", action="append", default=None, metavar="FILE",
+                   help="a Python file giving a game's rules (docs/rules.md); its GAME_ID is then "
+                        "a game id (repeatable)")
+
+
+def _load_rules(args: argparse.Namespace) -> None:
+    """Register the games of ``--rules`` files (pipeline.rules), before any game id is read."""
+    if getattr(args, "table_limit", None) is not None:
+        from pipeline.games import generic
+
+        generic.set_table_limit(args.table_limit)
+    if getattr(args, "rules", None):
+        from pipeline.rules import load_rules_file, register
+
+        for path in args.rules:
+            for rules in load_rules_file(path):
+                register(rules)
 
 
 def _n_range(p: argparse.ArgumentParser) -> None:
@@ -349,7 +375,12 @@ def _run(args: argparse.Namespace) -> int:
                                  lost_workers_timeout=args.lost_workers_timeout)
     elif args.tls_ca_file or args.tls_cert or args.tls_key:
         raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
+    if args.scheduler and args.rules:  # the workers look game ids up without this process's files
+        raise UsageError("--rules games are solved locally; on a cluster, install them as a package "
+                         "with a partgames.games entry point (docs/rules.md)")
     from pipeline.runner import run  # after the cluster options: a bad one is refused at once
+
+    _load_rules(args)
 
     selection, max_n = None, args.max_n
     if args.family is not None or args.partitions is not None:
@@ -509,11 +540,12 @@ def _solve(args: argparse.Namespace) -> int:
     """``partgames solve``: the records of one partition, solved now."""
     import pyarrow as pa
 
-    from pipeline.games.single import moveset_of, parse_partition, solve_table
+    from pipeline.games.single import canonical_id, parse_partition, solve_table
     from pipeline.query import format_result
 
+    _load_rules(args)
     parts = parse_partition(" ".join(args.parts))
-    games = [moveset_of(game)[3] for game in split_games(args.games)]  # canonical ids
+    games = [canonical_id(game) for game in split_games(args.games)]
     table = pa.concat_tables([solve_table(game, [parts]) for game in games])
     table = table.add_column(0, "game", pa.array(games))
     print(format_result(table, args.format))
@@ -544,6 +576,7 @@ def _draw(args: argparse.Namespace) -> int:
         value_grid,
     )
 
+    _load_rules(args)
     parts = parse_parts(args.parts)
     game = board_game_id(args.game)
     values = ("sg", "sg_misere") if args.both else ("sg_misere",) if args.misere else ("sg",)

@@ -634,6 +634,13 @@ def _read_commits(store: Store, games: list[Game], min_n: int, max_n: int,
             if kept != keep.text:
                 raise RunError(f"game={game.game_id} n={n} is complete with --keep {kept!r}, "
                                f"not {keep.text!r}: pass --force to recompute it with this --keep")
+            # A game given by its rules: records of other rules (the file since edited) are not
+            # this game's (docs/rules.md).
+            rules = game.commit_fields.get("rules")
+            had = commits[game.game_id, n].get("rules")
+            if rules is not None and had != rules:
+                raise RunError(f"game={game.game_id} n={n} is complete with the rules of {had}, not "
+                               f"{rules}: pass --force to recompute it with these rules")
     return commits
 
 

@@ -55,7 +55,7 @@ def _moveset(game_id: str) -> Game:
             raise GameError(str(exc)) from exc
         known = ", ".join(BOARD_GAMES)
         raise GameError(f"{exc} (known: {known}, sn<s>_<A> such as sn5_4, or a moveset such as "
-                        f"'{{(1,3),(3,1)}}' / moves_1.2+)") from exc
+                        f"'{{(1,3),(3,1)}}' / moves_1.2+, or a game given by --rules FILE)") from exc
 
 
 #: The families, tried in order: the first whose ``ids`` match the id parses it (docs/definitions.md
@@ -68,10 +68,23 @@ GAME_FAMILIES: list[GameFamily] = [
 
 
 def get_game(game_id: str) -> Game:
-    """The game with this id (docs/definitions.md §2: built-in ids, ``sn<s>_<A>``, user movesets)."""
+    """The game with this id (docs/definitions.md §2: built-in ids, ``sn<s>_<A>``, user movesets,
+    games given by their rules, :mod:`pipeline.rules`)."""
     text = game_id.strip()
     if not text.isascii():  # int() reads other scripts' digits (٣): one spelling per game
         raise GameError(f"game id {text!r}: not ASCII (digits 0-9, e.g. moves_1.3_3.1)")
+    if text not in BOARD_GAMES and not text.startswith(("sn", "moves_")):
+        # A game given by its rules (--rules FILE, or a package's partgames.games entry point).
+        from pipeline.rules import RulesError, find_rules
+
+        try:
+            rules = find_rules(text)
+        except RulesError as exc:
+            raise GameError(str(exc)) from exc
+        if rules is not None:
+            from pipeline.games.generic import GenericGame
+
+            return GenericGame(rules)
     for family in GAME_FAMILIES:
         if family.ids.fullmatch(text):
             try:

@@ -136,7 +136,16 @@ class SelectionGame(Game):
     parallel = True
 
     def __init__(self, game_id: str, selection: Selection):
-        self._steps, self._rays, self._exits, self.game_id = moveset_of(game_id)
+        from pipeline.games import get_game
+        from pipeline.games.generic import GenericGame
+
+        game = get_game(game_id)
+        #: A game given by its rules (pipeline.rules) is solved by the generic solver.
+        self._generic = game if isinstance(game, GenericGame) else None
+        if self._generic is not None:
+            self.game_id = game.game_id
+        else:
+            self._steps, self._rays, self._exits, self.game_id = moveset_of(game_id)
         self.selection = selection
         self.schema = BOARD_SCHEMA
         #: The games of one selection solve the same members in the same order (shared columns).
@@ -173,6 +182,8 @@ class SelectionGame(Game):
         values, offsets = self.selection.members(n)
         part_values = values[offsets[a]:offsets[b]]
         part_offsets = offsets[a:b + 1] - offsets[a]
+        if self._generic is not None:
+            return self._generic.solve_records(n, part_values, part_offsets, partition_columns)
         firsts = part_values[part_offsets[:-1]]
         rows = int(np.diff(part_offsets).max()) if b > a else 1
         words = option_bound(rows, int(firsts.max()) if b > a else 1, self._steps, self._rays) // 64 + 1

@@ -455,6 +455,18 @@ def moveset_of(game_id: str) -> tuple[np.ndarray, np.ndarray, bool, str]:
     return steps, rays, bool(moveset.exits), game.game_id
 
 
+def canonical_id(game_id: str) -> str:
+    """The id of a game the single-partition solver takes (:func:`moveset_of`), or of a game
+    given by its rules (:mod:`pipeline.rules`, solved by :mod:`pipeline.games.generic`)."""
+    from pipeline.games import get_game
+    from pipeline.games.generic import GenericGame
+
+    game = get_game(game_id)
+    if isinstance(game, GenericGame):
+        return game.game_id
+    return moveset_of(game_id)[3]
+
+
 def option_bound(rows: int, largest: int, steps: np.ndarray, rays: np.ndarray) -> int:
     """More than the number of options of any position of a partition with ``rows`` parts and
     largest part ``largest`` (so more than any sg and sg_misere): one per step, and per ray
@@ -476,6 +488,12 @@ def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     >>> solve_table("queen", [(2, 2), (3, 1)]).column("sg").to_pylist()
     [2, 2]
     """
+    from pipeline.games import get_game
+    from pipeline.games.generic import GenericGame
+
+    game = get_game(game_id)
+    if isinstance(game, GenericGame):  # a game given by its rules: the generic solver
+        return game.solve_table([check_partition(p) for p in partitions])
     steps, rays, exits, _ = moveset_of(game_id)
     lams = [check_partition(p) for p in partitions]
     if not lams:

@@ -1,0 +1,553 @@
+"""The generic solver: any impartial game given by its rules (:mod:`pipeline.rules`), as a
+:class:`~pipeline.games.base.Game` whose records are the board games' (docs/definitions.md §3–§6).
+
+A position is a small integer array; the rules' ``options(position)`` yields its options. The
+values of a position do not depend on where play started, so one table of positions serves
+every start of a shard: an open-addressing hash table from a position's values to an id, and
+per id its options (as ids, one per move, or one per distinct option when two moves to one
+position count once), its Sprague-Grundy pair, nodes, leaves, height and the CGH summaries of
+:mod:`pipeline.games.cgh`. A start is solved depth first with an explicit stack (a position is
+expanded, its options solved, then it is solved from them); ``states`` is a walk over the ids
+reachable from the start (docs/definitions.md §4: the distinct positions, the start included).
+An option already expanded and not yet solved is a move back to a position on the current
+line of play: the rules are not a finite game, and the kernel says so.
+
+The table is flushed before a start once it holds more than ``table_limit`` positions (a
+start's own reachable positions are always held: ``states`` needs every one of them).
+
+(tests/test_rules.py holds its records equal to the bespoke kernels'.)
+
+>>> TABLE_LIMIT
+2097152
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+import numba
+import numpy as np
+import pyarrow as pa
+
+from pipeline.errors import PartgamesError
+from pipeline.games.base import Game
+from pipeline.games.cgh import ALL_AND, F_ALL, sadd, summarize
+from pipeline.games.columns import common_columns
+from pipeline.games.walk import KernelOutput
+from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
+from pipeline.schema import BOARD_SCHEMA
+
+if TYPE_CHECKING:
+    from pipeline.rules import Rules
+
+#: Positions a shard's table holds before it is flushed (between two starts), by default:
+#: about 130 bytes a position plus its values and options, so some hundreds of MB per thread.
+TABLE_LIMIT = 1 << 21
+_table_limit = TABLE_LIMIT
+
+
+def set_table_limit(positions: int) -> None:
+    """The table limit of the games made from now on (``run --table-limit``)."""
+    global _table_limit
+    if positions < 1:
+        raise ValueError("the table limit is at least 1 position")
+    _table_limit = int(positions)
+
+_NEW, _OPEN, _SOLVED = 0, 1, 2
+# Fields of a position's entry.
+(E_KEY, E_LEN, E_ADJ, E_DEG, E_STATE, E_SG, E_SGM, E_NODES, E_LEAVES, E_HEIGHT, E_AND, E_OR,
+ E_STAMP, E_SEEN) = range(14)
+_FIELDS = 14
+
+
+@numba.njit(cache=True, inline="always")
+def _hash(pool, a, length):  # pragma: no cover - compiled
+    h = np.uint64(0xCBF29CE484222325) ^ np.uint64(length)
+    for i in range(length):
+        h = (h ^ np.uint64(pool[a + i])) * np.uint64(0x100000001B3)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@numba.njit(cache=True, nogil=True)
+def _grow1(a, need):  # pragma: no cover - compiled
+    size = a.shape[0]
+    while size < need:
+        size *= 2
+    b = np.zeros(size, a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@numba.njit(cache=True, nogil=True)
+def _grow2(a, need):  # pragma: no cover - compiled
+    size = a.shape[0]
+    while size < need:
+        size *= 2
+    b = np.zeros((size, a.shape[1]), a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@numba.njit(cache=True, nogil=True)
+def _rehash(slots, ent, pool, count):  # pragma: no cover - compiled
+    """The slots of the ``count`` positions, in a table twice as large."""
+    slots = np.full(2 * slots.shape[0], -1, np.int64)
+    mask = np.uint64(slots.shape[0] - 1)
+    for e in range(count):
+        h = _hash(pool, ent[e, E_KEY], ent[e, E_LEN]) & mask
+        while slots[h] >= 0:
+            h = (h + np.uint64(1)) & mask
+        slots[h] = e
+    return slots
+
+
+@numba.njit(cache=True, inline="always")
+def _find(pool, at, length, slots, ent):  # pragma: no cover - compiled
+    """(id, slot) of the position ``pool[at:at + length]``: id -1 and its free slot if absent."""
+    mask = np.uint64(slots.shape[0] - 1)
+    h = _hash(pool, at, length) & mask
+    while slots[h] >= 0:
+        e = slots[h]
+        if ent[e, E_LEN] == length:
+            k0 = ent[e, E_KEY]
+            same = True
+            for i in range(length):
+                if pool[k0 + i] != pool[at + i]:
+                    same = False
+                    break
+            if same:
+                return e, h
+        h = (h + np.uint64(1)) & mask
+    return -1, h
+
+
+@numba.njit(cache=True, inline="always")
+def _solve_position(x, ent, adj, gbits, mbits):  # pragma: no cover - compiled
+    """Solve position ``x`` from its solved options (docs/definitions.md §3–§5); ``gbits`` and
+    ``mbits`` are scratch of more than its number of options + 1 entries."""
+    deg = ent[x, E_DEG]
+    a = ent[x, E_ADJ]
+    if deg == 0:
+        g, m, nodes, leaves, height = 0, 1, np.int64(1), np.int64(1), 0
+        agg_and, agg_or = ALL_AND, 0
+    else:
+        for v in range(deg + 2):
+            gbits[v] = False
+            mbits[v] = False
+        nodes = np.int64(1)
+        leaves = np.int64(0)
+        height = 0
+        agg_and = ALL_AND
+        agg_or = 0
+        for k in range(a, a + deg):
+            c = adj[k]
+            if ent[c, E_SG] <= deg:  # the mex of deg values is at most deg
+                gbits[ent[c, E_SG]] = True
+            if ent[c, E_SGM] <= deg:
+                mbits[ent[c, E_SGM]] = True
+            nodes = sadd(nodes, ent[c, E_NODES])
+            leaves = sadd(leaves, ent[c, E_LEAVES])
+            height = max(height, ent[c, E_HEIGHT] + 1)
+            agg_and &= ent[c, E_AND]
+            agg_or |= ent[c, E_OR]
+        g = 0
+        while gbits[g]:
+            g += 1
+        m = 0
+        while mbits[m]:
+            m += 1
+    own_and, own_or = summarize(g, m, deg == 0, agg_and, agg_or)
+    ent[x, E_SG] = g
+    ent[x, E_SGM] = m
+    ent[x, E_NODES] = nodes
+    ent[x, E_LEAVES] = leaves
+    ent[x, E_HEIGHT] = height
+    ent[x, E_AND] = own_and
+    ent[x, E_OR] = own_or
+    ent[x, E_STATE] = _SOLVED
+
+
+@numba.njit(cache=True, nogil=True)
+def _states(root, ent, adj, seen, token):  # pragma: no cover - compiled
+    """(states, seen): the distinct positions reachable from ``root``, itself included
+    (docs/definitions.md §4), marked with ``token``; ``seen`` is the walk's stack (grown)."""
+    states = 1
+    ent[root, E_STAMP] = token
+    seen[0] = root
+    top = 0
+    while top >= 0:
+        x = seen[top]
+        top -= 1
+        a = ent[x, E_ADJ]
+        for k in range(a, a + ent[x, E_DEG]):
+            c = adj[k]
+            if ent[c, E_STAMP] != token:
+                ent[c, E_STAMP] = token
+                states += 1
+                if top + 2 > seen.shape[0]:
+                    seen = _grow1(seen, top + 2)
+                top += 1
+                seen[top] = c
+    return states, seen
+
+
+@numba.njit(cache=True, inline="always")
+def _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height,
+           out_flags):  # pragma: no cover - compiled
+    out_sg[p] = ent[root, E_SG]
+    out_sgm[p] = ent[root, E_SGM]
+    out_nodes[p] = ent[root, E_NODES]
+    out_leaves[p] = ent[root, E_LEAVES]
+    out_height[p] = ent[root, E_HEIGHT]
+    out_states[p] = states
+    for f in range(6):
+        out_flags[f, p] = (ent[root, E_AND] & F_ALL) >> f & 1
+
+
+@numba.njit(cache=True, inline="always")
+def _add(pool, plen, length, h, slots, ent, count):  # pragma: no cover - compiled
+    """Enter the position ``pool[plen:plen + length]`` as id ``count`` at slot ``h``; the table
+    of entries (grown)."""
+    if count >= ent.shape[0]:
+        ent = _grow2(ent, count + 1)
+    ent[count, :] = 0
+    ent[count, E_KEY] = plen
+    ent[count, E_LEN] = length
+    ent[count, E_SEEN] = -1
+    slots[h] = count
+    return ent
+
+
+#: The signature of a rules' expansion (:func:`expansion`): (position, values, lengths, total)
+#: -> number of options; the options' values one after the other in ``values``, their lengths
+#: in ``lengths``, the number of values in ``total[0]``.
+EXPAND = numba.types.int64(numba.types.int64[::1], numba.types.int64[::1],
+                           numba.types.int64[::1], numba.types.int64[::1])
+_I64 = numba.types.int64[::1]
+
+_EXPANSIONS: dict[int, tuple[object, object]] = {}
+_EXPANSIONS_LOCK = threading.Lock()
+
+
+def expansion(options: Any) -> Any:
+    """The rules' ``options`` generator as a compiled function of type :data:`EXPAND`, which
+    :func:`solve_starts` (compiled once, cached) calls: only this small function is compiled
+    for each rules, once per process (about 1 s)."""
+    with _EXPANSIONS_LOCK:
+        found = _EXPANSIONS.get(id(options))
+        if found is not None and found[0] is options:
+            return found[1]
+
+        @numba.njit(EXPAND, nogil=True)
+        def expand(position, values, lengths, total):  # pragma: no cover - compiled
+            # Options past the arrays' room are counted, not written: the caller grows them
+            # and asks again (the rules are deterministic).
+            k = 0
+            pos = 0
+            for q in options(position):
+                length = q.shape[0]
+                if k < lengths.shape[0] and pos + length <= values.shape[0]:
+                    for i in range(length):
+                        values[pos + i] = q[i]
+                    lengths[k] = length
+                pos += length
+                k += 1
+            total[0] = pos
+            return k
+
+        _EXPANSIONS[id(options)] = (options, expand)
+        return expand
+
+
+@numba.njit(numba.types.int64(numba.types.FunctionType(EXPAND), numba.types.boolean, _I64, _I64,
+                              numba.types.int64, _I64, _I64, _I64, _I64, _I64, _I64,
+                              numba.types.boolean[:, ::1]),
+            cache=True, nogil=True)
+def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_nodes, out_leaves,
+                 out_states, out_height, out_flags):  # pragma: no cover - compiled
+    """Solve the game of ``options`` from each start ``starts[offsets[p]:offsets[p+1]]`` and write
+    record p's values. ``multi``: two moves to one position are two edges of the game tree (for
+    nodes and leaves, docs/definitions.md §4); otherwise the distinct options count once.
+    Returns the number of positions the table held at its fullest, or -1 - p when start p
+    reaches a position again along a line of play (the rules are not a finite game).
+
+    ``options`` is the rules' :func:`expansion`, so this function is compiled once and cached."""
+    slots = np.full(2048, -1, np.int64)
+    ent = np.zeros((1024, _FIELDS), np.int64)
+    pool = np.zeros(8192, np.int64)
+    adj = np.zeros(4096, np.int64)
+    stack = np.zeros(64, np.int64)
+    seen = np.zeros(64, np.int64)
+    gbits = np.zeros(64, np.bool_)
+    mbits = np.zeros(64, np.bool_)
+    values = np.zeros(1024, np.int64)
+    lengths = np.zeros(64, np.int64)
+    total = np.zeros(1, np.int64)
+    count = 0
+    plen = 0
+    alen = 0
+    peak = 0
+    for p in range(offsets.shape[0] - 1):
+        if count > limit:  # flush: every later start is solved afresh
+            slots[:] = -1
+            count = 0
+            plen = 0
+            alen = 0
+        a0 = offsets[p]
+        length = offsets[p + 1] - a0
+        if plen + length > pool.shape[0]:
+            pool = _grow1(pool, plen + length)
+        for i in range(length):
+            pool[plen + i] = starts[a0 + i]
+        if 2 * (count + 1) > slots.shape[0]:  # rehash at half full
+            slots = _rehash(slots, ent, pool, count)
+        root, h = _find(pool, plen, length, slots, ent)
+        if root < 0:
+            ent = _add(pool, plen, length, h, slots, ent, count)
+            root = count
+            plen += length
+            count += 1
+        # ---- solve depth first: expand a position, solve its options, then it ----
+        top = 0
+        stack[0] = root
+        while top >= 0:
+            x = stack[top]
+            state = ent[x, E_STATE]
+            if state == _SOLVED:
+                top -= 1
+                continue
+            if state == _OPEN:  # every option solved
+                deg = ent[x, E_DEG]
+                if deg + 2 > gbits.shape[0]:
+                    gbits = np.zeros(2 * (deg + 2), np.bool_)
+                    mbits = np.zeros(2 * (deg + 2), np.bool_)
+                _solve_position(x, ent, adj, gbits, mbits)
+                top -= 1
+                continue
+            ent[x, E_STATE] = _OPEN
+            ent[x, E_ADJ] = alen
+            deg = 0
+            k0 = ent[x, E_KEY]
+            position = pool[k0:k0 + ent[x, E_LEN]].copy()
+            k = options(position, values, lengths, total)
+            if k > lengths.shape[0] or total[0] > values.shape[0]:
+                lengths = _grow1(lengths, k)
+                values = _grow1(values, total[0])
+                k = options(position, values, lengths, total)
+            at = 0
+            for o in range(k):
+                ql = lengths[o]
+                if plen + ql > pool.shape[0]:
+                    pool = _grow1(pool, plen + ql)
+                for i in range(ql):
+                    pool[plen + i] = values[at + i]
+                at += ql
+                if 2 * (count + 1) > slots.shape[0]:
+                    slots = _rehash(slots, ent, pool, count)
+                c, h = _find(pool, plen, ql, slots, ent)
+                if c < 0:
+                    ent = _add(pool, plen, ql, h, slots, ent, count)
+                    c = count
+                    plen += ql
+                    count += 1
+                if not multi:
+                    if ent[c, E_SEEN] == x:  # a second move to one position: one option
+                        continue
+                    ent[c, E_SEEN] = x
+                if ent[c, E_STATE] == _OPEN:  # a line of play back to a position on it
+                    return -1 - p
+                if alen + 1 > adj.shape[0]:
+                    adj = _grow1(adj, alen + 1)
+                adj[alen] = c
+                alen += 1
+                deg += 1
+                if ent[c, E_STATE] == _NEW:
+                    if top + 2 > stack.shape[0]:
+                        stack = _grow1(stack, top + 2)
+                    top += 1
+                    stack[top] = c
+            ent[x, E_DEG] = deg
+        states, seen = _states(root, ent, adj, seen, p + 1)
+        _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states,
+               out_height, out_flags)
+        peak = max(peak, count)
+    return peak
+
+
+@numba.njit(cache=True, nogil=True)
+def partition_features(values, offsets, out_parts, out_parts_off, out_conj, out_conj_off,
+                       out_num_parts, out_largest, out_durfee, out_rank, out_distinct):  # pragma: no cover
+    """The features (docs/definitions.md §1) of each partition ``values[offsets[p]:offsets[p+1]]``
+    (positive parts, non-increasing) as record p."""
+    ppos = 0
+    cpos = 0
+    out_parts_off[0] = 0
+    out_conj_off[0] = 0
+    for p in range(offsets.shape[0] - 1):
+        a0 = offsets[p]
+        r = offsets[p + 1] - a0
+        largest = values[a0] if r > 0 else 0
+        for c in range(largest):
+            out_conj[cpos + c] = 0
+        durfee = 0
+        distinct = 0
+        for i in range(r):
+            v = values[a0 + i]
+            out_parts[ppos + i] = v
+            for c in range(v):
+                out_conj[cpos + c] += 1
+            if v >= i + 1:
+                durfee = i + 1
+            if i == 0 or v != values[a0 + i - 1]:
+                distinct += 1
+        ppos += r
+        cpos += largest
+        out_parts_off[p + 1] = ppos
+        out_conj_off[p + 1] = cpos
+        out_num_parts[p] = r
+        out_largest[p] = largest
+        out_durfee[p] = durfee
+        out_rank[p] = largest - r
+        out_distinct[p] = distinct
+
+
+def _output(records: int, part_values: int, largest_values: int) -> KernelOutput:
+    i64 = np.int64
+    return KernelOutput(
+        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
+        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
+        np.zeros((6, records), np.bool_),
+        np.zeros(part_values, np.int16), np.zeros(records + 1, i64),
+        np.zeros(largest_values, np.int16), np.zeros(records + 1, i64),
+        np.zeros(records, np.int16), np.zeros(records, np.int16), np.zeros(records, np.int16),
+        np.zeros(records, np.int16), np.zeros(records, np.int16),
+    )
+
+
+class RulesLoopError(PartgamesError, RuntimeError):
+    """The rules let play return to a position: not a finite game."""
+
+
+def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: int,
+                     table_limit: int = TABLE_LIMIT,
+                     partition_columns: dict[str, pa.Array] | None = None,
+                     walk_order: bool = False) -> pa.Table:
+    """The records (:data:`~pipeline.schema.BOARD_SCHEMA`) of ``rules`` started at each partition
+    ``values[offsets[p]:offsets[p+1]]`` of n, in that order (``walk_order``: consecutive
+    partitions of n in the solvers' order, :func:`pipeline.partitions.enumerate_partitions`)."""
+    records = len(offsets) - 1
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    firsts = int(sum(int(values[offsets[p]]) for p in range(records) if offsets[p + 1] > offsets[p]))
+    out = _output(records, int(offsets[-1]), firsts)
+    got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
+                       int(table_limit),
+                       out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags)
+    if got < 0:
+        p = -1 - got
+        lam = ",".join(str(int(v)) for v in values[offsets[p]:offsets[p + 1]])
+        raise RulesLoopError(f"{rules.game_id}: play from {lam} returns to a position it passed "
+                             "(the rules must give a finite game)")
+    partition_features(values, offsets, out.parts, out.parts_offsets, out.conjugate,
+                       out.conjugate_offsets, out.num_parts, out.largest, out.durfee, out.rank,
+                       out.distinct_sizes)
+    return pa.Table.from_arrays(common_columns(n, out, partition_columns, walk_order=walk_order),
+                                schema=BOARD_SCHEMA)
+
+
+class GenericGame(Game):
+    """A game given by its rules (:class:`pipeline.rules.Rules`) as the runner sees it. Its starts
+    are every partition of n, in the board games' shards and order (so it shares their
+    :data:`~pipeline.schema.PARTITION_COLUMNS` in a run), or the rules' own ``starts(n)``."""
+
+    parallel = True
+
+    def __init__(self, rules: Rules, table_limit: int | None = None):
+        self.rules = rules
+        self.game_id = rules.game_id
+        self.schema = BOARD_SCHEMA
+        self.table_limit = _table_limit if table_limit is None else table_limit
+        self.record_order = "partitions" if rules.starts is None else None
+        self.commit_fields = {"rules": rules.label} if rules.label else {}
+        self._plans: dict[tuple[int, int], list] = {}
+        self._starts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._lock = threading.Lock()
+
+    def _listed(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        with self._lock:
+            if n not in self._starts:
+                self._starts[n] = self.rules.start_arrays(n)
+            return self._starts[n]
+
+    def positions(self, n: int) -> int:
+        if self.rules.starts is None:
+            return partition_numbers(n)[n] if n >= 1 else 0
+        return len(self._listed(n)[1]) - 1
+
+    def plan(self, n: int, max_records: int) -> list:
+        key = (n, max_records)
+        with self._lock:
+            if key not in self._plans:
+                if self.rules.starts is None:
+                    self._plans[key] = [(s.prefixes, s.records, s.part_values)
+                                        for s in plan_shards(n, max_records)]
+                else:
+                    count = len(self._listed_unlocked(n)[1]) - 1
+                    per = max(1, max_records)
+                    self._plans[key] = [((a, min(a + per, count)), min(a + per, count) - a, 0)
+                                        for a in range(0, count, per)] or [((0, 0), 0, 0)]
+            return self._plans[key]
+
+    def _listed_unlocked(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        if n not in self._starts:
+            self._starts[n] = self.rules.start_arrays(n)
+        return self._starts[n]
+
+    def solve_records(self, n: int, values: np.ndarray, offsets: np.ndarray,
+                      partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+        """The records of the partitions ``values[offsets[p]:offsets[p+1]]`` of n, in that order."""
+        return solve_partitions(self.rules, values, offsets, n, self.table_limit, partition_columns)
+
+    def solve_table(self, partitions: list[tuple[int, ...]]) -> pa.Table:
+        """The records of the given partitions, all of one n (``partgames solve``, ``draw``)."""
+        if not partitions:
+            return BOARD_SCHEMA.empty_table()
+        n = sum(partitions[0])
+        if any(sum(lam) != n for lam in partitions):
+            from pipeline.games.single import SolveError
+
+            raise SolveError("a table of records holds partitions of one n")
+        values = np.fromiter((v for lam in partitions for v in lam), dtype=np.int64)
+        offsets = np.zeros(len(partitions) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(lam) for lam in partitions])
+        return self.solve_records(n, values, offsets)
+
+    def shard_count(self, n: int, max_records: int) -> int:
+        return len(self.plan(n, max_records))
+
+    def shard_records(self, n: int, shard: int, max_records: int) -> int:
+        return self.plan(n, max_records)[shard][1]
+
+    def solve_shard(self, n: int, shard: int, max_records: int,
+                    partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+        spec, records, part_values = self.plan(n, max_records)[shard]
+        if self.rules.starts is None:
+            prefix_values, prefix_offsets = flatten_prefixes(spec)
+            values = np.zeros(max(part_values, 1), np.int64)
+            offsets = np.zeros(records + 1, np.int64)
+            got = enumerate_partitions(n, prefix_values, prefix_offsets, values, offsets)
+            if got != records:
+                raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, "
+                                   f"expected {records}")
+            return solve_partitions(self.rules, values, offsets, n, self.table_limit,
+                                    partition_columns, walk_order=True)
+        a, b = spec
+        values, offsets = self._listed(n)
+        part = values[offsets[a]:offsets[b]]
+        return solve_partitions(self.rules, part, offsets[a:b + 1] - offsets[a], n,
+                                self.table_limit, partition_columns)
+
+
+__all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "solve_partitions", "solve_starts"]

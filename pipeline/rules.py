@@ -1,0 +1,236 @@
+"""A game given by its rules: the rules API, the loader of a rules file and of the
+``partgames.games`` entry points, and the registry the game ids are looked up in
+(docs/rules.md).
+
+A rules file is a Python file that defines
+
+- ``GAME_ID``: the game's id (lower-case letters, digits and ``_``, starting with a letter; not
+  an id partgames already has);
+- ``options(position)``: a numba-compiled generator (``@numba.njit``) that yields each option
+  of a position. A position is a 1-D integer array; a partition's position is its parts,
+  non-increasing, positive (``()`` is the empty array). Yield new arrays, never ``position``
+  itself changed in place;
+- optionally ``starts(n)``: the start positions of size n, an iterable of partitions (default:
+  every partition of n, in the board games' order);
+- optionally ``MULTI_EDGES``: True (the default) when two moves to one position are two edges
+  of the game tree (docs/definitions.md §4: LCTR's two moves from (1), a moveset's offsets),
+  False when they are one move (Slow SetNim's multisets). It changes ``nodes`` and ``leaves``
+  only.
+
+A package registers games through the entry point group ``partgames.games``: the entry point's
+name is the game id, its object a rules module or a :class:`Rules`.
+
+>>> rules = rules_from_namespace({"GAME_ID": "demo", "options": lambda p: iter(())}, "demo")
+>>> rules.game_id, rules.multi_edges, rules.starts is None
+('demo', True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import re
+import sys
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from pipeline.errors import PartgamesError
+
+#: The entry point group through which installed packages add games.
+ENTRY_POINT_GROUP = "partgames.games"
+
+_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+_REGISTRY: dict[str, Rules] = {}
+_LOADED: dict[tuple[str, str], list[Rules]] = {}
+_LOCK = threading.Lock()
+
+
+class RulesError(PartgamesError, ValueError):
+    """A rules file or rules object that cannot be used (one line)."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One game's rules (see the module's docstring)."""
+
+    game_id: str
+    options: Any  # a numba dispatcher of a generator: position -> options
+    starts: Callable[[int], Iterable[Sequence[int]]] | None = None
+    multi_edges: bool = True
+    #: Where the rules come from, for the commit record: a file's name and content hash.
+    label: str = ""
+
+    def start_arrays(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The rules' own starts of n as (values, offsets), each checked to be a nonempty
+        partition of n; only for rules with ``starts``."""
+        assert self.starts is not None
+        lams: list[tuple[int, ...]] = []
+        for lam in self.starts(n):
+            t = tuple(int(v) for v in lam)
+            if (not t or any(v <= 0 for v in t) or sum(t) != n
+                    or any(a < b for a, b in zip(t, t[1:], strict=False))):
+                raise RulesError(f"{self.game_id}: starts({n}) gave {t}, not a nonempty "
+                                 f"partition of {n} (positive parts, non-increasing)")
+            lams.append(t)
+        values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
+        offsets = np.zeros(len(lams) + 1, dtype=np.int64)
+        offsets[1:] = np.cumsum([len(lam) for lam in lams])
+        return values, offsets
+
+
+def _is_jitted(obj: object) -> bool:
+    return hasattr(obj, "py_func") and hasattr(obj, "compile")
+
+
+def rules_from_namespace(space: Mapping[str, Any], where: str, label: str = "") -> Rules:
+    """The :class:`Rules` a module's names define (``where`` names it in errors)."""
+    if isinstance(space.get("RULES"), Rules):
+        return space["RULES"]
+    game_id = space.get("GAME_ID")
+    if not isinstance(game_id, str) or not _ID.fullmatch(game_id):
+        raise RulesError(f"{where}: GAME_ID must be a string of lower-case letters, digits and _, "
+                         f"starting with a letter (got {game_id!r})")
+    options = space.get("options")
+    if options is None or not callable(options):
+        raise RulesError(f"{where}: no options(position) function (a @numba.njit generator)")
+    starts = space.get("starts")
+    if starts is not None and not callable(starts):
+        raise RulesError(f"{where}: starts must be a function of n")
+    multi = space.get("MULTI_EDGES", True)
+    if not isinstance(multi, bool):
+        raise RulesError(f"{where}: MULTI_EDGES must be True or False")
+    return Rules(game_id, options, starts, multi, label)
+
+
+def load_rules_file(path: str | Path) -> list[Rules]:
+    """The rules a file defines (one game: ``GAME_ID``, ``options``, …; or ``RULES``, a
+    :class:`Rules` or a list of them). A missing file, an error while it runs or a bad
+    definition is one :class:`RulesError`."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RulesError(f"--rules {path}: {exc.strerror or exc}") from exc
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    key = (str(path.resolve()), digest)
+    with _LOCK:
+        if key in _LOADED:  # the same file unchanged: its compiled options again
+            return _LOADED[key]
+    name = f"partgames_rules_{digest}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise RulesError(f"--rules {path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba looks the module up by name while it compiles
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the user's code: any error is the file's
+        sys.modules.pop(name, None)
+        raise RulesError(f"--rules {path}: {type(exc).__name__}: {exc}") from exc
+    label = f"{path.name} sha256:{digest}"
+    found = getattr(module, "RULES", None)
+    if isinstance(found, (list, tuple)):
+        if not found or not all(isinstance(r, Rules) for r in found):
+            raise RulesError(f"--rules {path}: RULES must be a Rules or a list of them")
+        loaded = [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label)
+                  for r in found]
+    else:
+        rules = rules_from_namespace(vars(module), f"--rules {path}", label)
+        loaded = [Rules(rules.game_id, rules.options, rules.starts, rules.multi_edges,
+                        rules.label or label)]
+    for rules in loaded:
+        _check(rules, f"--rules {path}")
+    with _LOCK:
+        _LOADED[key] = loaded
+    return loaded
+
+
+def _check(rules: Rules, where: str) -> None:
+    if not _is_jitted(rules.options):
+        raise RulesError(f"{where}: options must be compiled with @numba.njit (a generator "
+                         "yielding each option)")
+
+
+
+
+def register(rules: Rules) -> None:
+    """Make ``rules.game_id`` a game id (:func:`pipeline.games.get_game`). An id partgames
+    already gives a game (a board game, ``sn…``, ``moves_…``) or another rules' is refused."""
+    from pipeline.schema import BOARD_GAMES
+
+    gid = rules.game_id
+    if not _ID.fullmatch(gid):
+        raise RulesError(f"rules game id {gid!r}: lower-case letters, digits and _, starting "
+                         "with a letter")
+    if gid in BOARD_GAMES or gid.startswith(("sn", "moves_")):
+        raise RulesError(f"rules game id {gid!r}: partgames has a game of that id (or claims "
+                         "ids starting with sn and moves_); choose another")
+    with _LOCK:
+        old = _REGISTRY.get(gid)
+        if old is not None and old.label != rules.label:
+            raise RulesError(f"rules game id {gid!r}: given twice ({old.label}, {rules.label})")
+        _REGISTRY[gid] = rules
+
+
+def unregister(game_id: str) -> None:
+    """Forget a registered rules game (tests)."""
+    with _LOCK:
+        _REGISTRY.pop(game_id, None)
+
+
+@functools.lru_cache(maxsize=256)
+def _from_entry_point(game_id: str) -> Rules | None:
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name != game_id:
+            continue
+        try:
+            obj = ep.load()
+        except Exception as exc:  # an installed package's code
+            raise RulesError(f"entry point {ep.name} = {ep.value}: {type(exc).__name__}: {exc}") from exc
+        if isinstance(obj, Rules):
+            rules = obj
+        elif isinstance(obj, ModuleType):
+            rules = rules_from_namespace(vars(obj), f"entry point {ep.name}",
+                                         f"entry point {ep.value}")
+        else:
+            raise RulesError(f"entry point {ep.name} = {ep.value}: not a rules module or Rules")
+        if rules.game_id != game_id:
+            raise RulesError(f"entry point {ep.name}: its rules' id is {rules.game_id!r}")
+        _check(rules, f"entry point {ep.name}")
+        return rules
+    return None
+
+
+def find_rules(game_id: str) -> Rules | None:
+    """The rules of a registered id, or of an installed entry point of that name, or None."""
+    with _LOCK:
+        found = _REGISTRY.get(game_id)
+    if found is not None or not _ID.fullmatch(game_id):
+        return found
+    rules = _from_entry_point(game_id)
+    if rules is not None:
+        register(rules)
+    return rules
+
+
+def known_game_ids() -> list[str]:
+    """The ids of the rules games this process knows without loading any: those registered
+    (``--rules``) and the names of the installed ``partgames.games`` entry points (for the SQL
+    views, which exist, empty, before a game's first record)."""
+    with _LOCK:
+        ids = set(_REGISTRY)
+    ids.update(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if _ID.fullmatch(ep.name))
+    return sorted(ids)
+
+
+__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "find_rules", "known_game_ids", "load_rules_file",
+           "register", "rules_from_namespace", "unregister"]

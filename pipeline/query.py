@@ -398,7 +398,9 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
             con.close()
             raise StoreChanged(gone) from None
         raise
-    for game in BOARD_GAMES:
+    from pipeline.rules import known_game_ids  # the rules games this process knows (no numba)
+
+    for game in (*BOARD_GAMES, *known_game_ids()):
         if game not in games:
             con.execute(f"CREATE VIEW {_quote(game)} AS {_empty_select(BOARD_SCHEMA, game)}")
     sn = [g for g in games if g.startswith("sn")]

@@ -235,6 +235,23 @@ def test_register_refuses_an_id_twice_with_other_rules():
         unregister("twice")
 
 
+def test_a_rules_game_has_its_view_empty_before_any_record(tmp_path):
+    """Registered rules have a SQL view from the start, empty until the game's first commit,
+    like the board games'."""
+    from pipeline.query import connect
+    from pipeline.runner import run
+
+    run(["lctr"], max_n=3, out=str(tmp_path / "r"), jobs=1, progress=False)
+    lctr = rules_of("lctr")
+    register(Rules("unplayed", lctr.options, None, True, "a"))
+    try:
+        con = connect(tmp_path / "r")
+        assert con.execute("SELECT count(*) FROM unplayed").fetchall() == [(0,)]
+        assert "sg" in [r[0] for r in con.execute("DESCRIBE unplayed").fetchall()]
+    finally:
+        unregister("unplayed")
+
+
 # ---- the games shipped as rules files: welter and chomp (docs/definitions.md §2.4) ----------
 
 def _cells(lam):

@@ -43,8 +43,27 @@ def _empty_select(schema: pa.Schema, game: str) -> str:
     return f"SELECT {', '.join(cols)}, CAST(NULL AS BIGINT) AS n, '{game}' AS game WHERE false"
 
 
-def _quote(name: str) -> str:
+def quote_name(name: str) -> str:
+    """``name`` as a quoted SQL identifier (a view named by a game id such as ``moves_1.2+``)."""
     return '"' + name.replace('"', '""') + '"'
+
+
+def stored_n(con: duckdb.DuckDBPyConnection) -> dict[str, set[int]]:
+    """The n of every (game, n) the views of ``con`` hold, by game (the ``jobs`` view)."""
+    return {g: set(ns) for g, ns in con.execute("SELECT game, list(n) FROM jobs GROUP BY game").fetchall()}
+
+
+def held_prefix(ns: set[int]) -> int:
+    """The largest K with 1, 2, …, K all in ``ns`` (0 when 1 is not): the n up to which every
+    sub-partition of a stored partition is stored too.
+
+    >>> held_prefix({1, 2, 3, 5}), held_prefix({2, 3})
+    (3, 0)
+    """
+    k = 0
+    while k + 1 in ns:
+        k += 1
+    return k
 
 
 def _escape(text: str) -> str:
@@ -391,7 +410,7 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
             source = read_files_sql(files[game], game)
             if small:
                 source = _materialize(con, game, files[game], on_damage)
-            con.execute(f"CREATE VIEW {_quote(game)} AS {source}")
+            con.execute(f"CREATE VIEW {quote_name(game)} AS {source}")
     except duckdb.Error:
         gone = gone_files(every_file)
         if gone:  # replaced meanwhile: built again by open_views
@@ -402,10 +421,10 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
 
     for game in (*BOARD_GAMES, *known_game_ids()):
         if game not in games:
-            con.execute(f"CREATE VIEW {_quote(game)} AS {_empty_select(BOARD_SCHEMA, game)}")
+            con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(BOARD_SCHEMA, game)}")
     sn = [g for g in games if g.startswith("sn")]
     if sn:
-        union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in sn)
+        union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in sn)
         con.execute(f"CREATE VIEW slownim AS {union}")
     else:
         con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
@@ -427,7 +446,7 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     con.register("_summaries_table", pa.Table.from_pylist(summaries, schema=SUMMARY_SCHEMA))
     con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
     if games:
-        union = " UNION ALL BY NAME ".join(f"SELECT * FROM {_quote(g)}" for g in games)
+        union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in games)
         con.execute(f"CREATE VIEW records AS {union}")
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
@@ -464,7 +483,7 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
     """Copy a game's files into a temporary table and return a query over it. A file DuckDB
     cannot read (damage that left its size, inode and ctime alone) is left out with a warning
     naming it, instead of failing every query of the store."""
-    table = _quote("_t_" + game)
+    table = quote_name("_t_" + game)
     try:
         con.execute(f"CREATE TEMP TABLE {table} AS {read_files_sql(paths, game)}")
     except duckdb.Error:

@@ -26,7 +26,7 @@ from pathlib import Path
 import duckdb
 
 from pipeline.pictures import ValueGrid, draw_grid, partition_label, read_grids, svg_text
-from pipeline.query import connect
+from pipeline.query import connect, held_prefix, stored_n
 from pipeline.schema import BOARD_GAMES
 from pipeline.storage import write_text_atomic
 from pipeline.verify import Statement, games_read, load_catalogue
@@ -76,7 +76,7 @@ def build_report(results: str | Path, min_n: int | None = None, max_n: int | Non
     import jinja2
 
     con = connect(results, min_n=min_n, max_n=max_n, settings=settings)
-    stored = _stored(con)
+    stored = stored_n(con)
     games = _order(stored)
     unsummarised = group_records(con)
     per_n = per_n_rows(con)
@@ -92,7 +92,7 @@ def build_report(results: str | Path, min_n: int | None = None, max_n: int | Non
     witnesses = {key: r["first"] for key, r in regions.items()}
     for (game, _, _), parts in witnesses.items():
         drawings.want(game, parts)
-    families = {g: family_partitions(_prefix(stored[g])) for g in games if _is_board(g)}
+    families = {g: family_partitions(held_prefix(stored[g])) for g in games if _is_board(g)}
     for g, named in families.items():
         for _, parts in named:
             drawings.want(g, parts)
@@ -126,21 +126,9 @@ def _is_board(game: str) -> bool:
     return not game.startswith("sn")
 
 
-def _stored(con: duckdb.DuckDBPyConnection) -> dict[str, set[int]]:
-    return {g: set(ns) for g, ns in con.execute("SELECT game, list(n) FROM jobs GROUP BY game").fetchall()}
-
-
 def _order(stored: dict[str, set[int]]) -> list[str]:
     """The games of the store, the papers' board games first in their usual order."""
     return [g for g in BOARD_GAMES if g in stored] + sorted(g for g in stored if g not in BOARD_GAMES)
-
-
-def _prefix(ns: set[int]) -> int:
-    """The largest K with 1..K all stored: the sub-partitions of a λ of size ≤ K are all there."""
-    k = 0
-    while k + 1 in ns:
-        k += 1
-    return k
 
 
 def store_rows(con: duckdb.DuckDBPyConnection) -> list[dict]:

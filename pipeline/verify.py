@@ -30,7 +30,17 @@ import duckdb
 
 from pipeline.errors import PartgamesError
 from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
-from pipeline.query import connect, explain, files_list_sql, queries_dir, read_files_sql, view_files
+from pipeline.query import (
+    connect,
+    explain,
+    files_list_sql,
+    held_prefix,
+    queries_dir,
+    quote_name,
+    read_files_sql,
+    stored_n,
+    view_files,
+)
 from pipeline.schema import BOARD_GAMES
 from pipeline.storage import Store
 
@@ -200,7 +210,7 @@ def _predicate_statement(path: Path, header: dict[str, str], body: list[str]) ->
 def _source(game: str, followers: bool) -> str:
     """What the predicate form reads: the game's records, or their neighbourhoods
     (:mod:`pipeline.neighbourhood`) for ``needs: followers``."""
-    return f"neighbourhood('{game}')" if followers else _quote(game)
+    return f"neighbourhood('{game}')" if followers else quote_name(game)
 
 
 def _subjects(followers: bool) -> str:
@@ -479,7 +489,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
         bar = (progress.bar(f"{game} records: {len(sts)} statements", sum(c[2] for c in chunks))
                if progress else None)
         for lo, hi, size in chunks:
-            count(game, sts, f"{_quote(game)} WHERE n BETWEEN {lo} AND {hi}")
+            count(game, sts, f"{quote_name(game)} WHERE n BETWEEN {lo} AND {hi}")
             if bar is not None:
                 bar.update(size)
         if bar is not None:
@@ -512,7 +522,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                     continue
                 for st in sts:
                     out[st.id].seconds += share / len(sts)
-                rows = neighbourhood_sql(_quote(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
+                rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
                                          _sources(files.get(game), keys, used[game]))
                 count(game, sts, f"({rows})")
                 if bar is not None:
@@ -536,10 +546,10 @@ def _count_skipped(con: duckdb.DuckDBPyConnection, game: str, sts: list[Statemen
     for st in sts:
         where = _any_where(st.clauses, game)
         try:
-            (k,), = con.execute(f"SELECT count(*) FILTER (WHERE {where}) FROM {_quote(game)} "
+            (k,), = con.execute(f"SELECT count(*) FILTER (WHERE {where}) FROM {quote_name(game)} "
                                 f"WHERE {held}").fetchall()
         except duckdb.Error:  # the where reads a neighbour: every record of those n
-            (k,), = con.execute(f"SELECT count(*) FROM {_quote(game)} WHERE {held}").fetchall()
+            (k,), = con.execute(f"SELECT count(*) FROM {quote_name(game)} WHERE {held}").fetchall()
         out[st.id].skipped += k
 
 
@@ -615,7 +625,7 @@ class RecordFiles:
         hit[hit] = k[hit] <= self.last[idx[hit]]
         files = [self.paths[i] for i in np.unique(idx[hit])] + self.always
         if not files:
-            return f"SELECT * FROM {_quote(self.game)} WHERE false"
+            return f"SELECT * FROM {quote_name(self.game)} WHERE false"
         return read_files_sql(files, self.game)
 
 
@@ -710,7 +720,7 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
         try:
             fast = query
             for g in st.games:
-                rows = neighbourhood_sql(_quote(g), NEIGHBOUR_KEYS, a, b, used,
+                rows = neighbourhood_sql(quote_name(g), NEIGHBOUR_KEYS, a, b, used,
                                          _sources(files.get(g), keys, used))
                 fast = fast.replace(f"neighbourhood('{g}')", f"({rows})")
             out += _examples(con, fast)[1]
@@ -727,8 +737,8 @@ def held_n(con: duckdb.DuckDBPyConnection, games: tuple[str, ...]) -> int:
     follower statement whose neighbours are all there."""
     if selection_store(con):
         return 0
-    stored = _stored(con)
-    return min((_prefix(stored.get(g, set())) for g in games), default=0)
+    stored = stored_n(con)
+    return min((held_prefix(stored.get(g, set())) for g in games), default=0)
 
 
 def _status(count: int, rows: int, h: dict[str, str], present: int, missing: list[str]) -> str:
@@ -784,7 +794,7 @@ def _subject_chunks(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str
     if st.needs != "followers" or not any(
             SUBJECT_MACRO in (q or "") for q in (st.query, st.printed_query, st.header["domain"])):
         return None
-    read = games_read(con, st, set(BOARD_GAMES) | set(_stored(con)))
+    read = games_read(con, st, set(BOARD_GAMES) | set(stored_n(con)))
     records: dict[int, int] = {}
     for game, by_n in _job_records(con).items():
         if game not in read:
@@ -821,7 +831,7 @@ def _by_subject_n(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, 
             con.execute(f"SET VARIABLE subject_min_n = {a}")
             con.execute(f"SET VARIABLE subject_max_n = {b}")
             ccut = dict(cut)
-            for view in set(cut) | set(BOARD_GAMES) | set(_stored(con)) | {"records", "slownim"}:
+            for view in set(cut) | set(BOARD_GAMES) | set(stored_n(con)) | {"records", "slownim"}:
                 if view == "jobs":
                     continue
                 ccut[view] = (cut[view] + f" AND n <= {b}") if view in cut else f" WHERE n <= {b}"
@@ -859,26 +869,9 @@ def _domain_counts(con: duckdb.DuckDBPyConnection, domain: str,
     return rows, 0, lo, hi
 
 
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _stored(con: duckdb.DuckDBPyConnection) -> dict[str, set[int]]:
-    """The n of every (game, n) the views hold, by game (the ``jobs`` view)."""
-    return {g: set(ns) for g, ns in con.execute("SELECT game, list(n) FROM jobs GROUP BY game").fetchall()}
-
-
 def selection_store(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether the views hold a family run's or a partitions file's records (``jobs.selection``)."""
     return bool(con.execute("SELECT count(*) FROM jobs WHERE selection IS NOT NULL").fetchall()[0][0])
-
-
-def _prefix(ns: set[int]) -> int:
-    """The largest K with 1, 2, …, K all in ``ns`` (0 when 1 is not)."""
-    k = 0
-    while k + 1 in ns:
-        k += 1
-    return k
 
 
 def games_read(con: duckdb.DuckDBPyConnection, st: Statement, games: set[str]) -> set[str]:
@@ -928,7 +921,7 @@ def restricted_views(con: duckdb.DuckDBPyConnection, st: Statement) -> dict[str,
     selected = selection_store(con)
     if st.needs == "checked" and not selected:
         return {}
-    stored = _stored(con)
+    stored = stored_n(con)
     games = set(BOARD_GAMES) | set(stored)
     read = games_read(con, st, games)
     if not read:
@@ -940,9 +933,9 @@ def restricted_views(con: duckdb.DuckDBPyConnection, st: Statement) -> dict[str,
         # so only statements of ``needs: record`` run there (queries/FORMAT.md).
         keep = {g: set() for g in read}
     elif st.needs == "followers":
-        keep = {g: _prefix(stored.get(g, set())) for g in read}
+        keep = {g: held_prefix(stored.get(g, set())) for g in read}
     elif st.needs == "smaller n":
-        k = min(_prefix(stored.get(g, set())) for g in read)
+        k = min(held_prefix(stored.get(g, set())) for g in read)
         keep = {g: k for g in read}
     else:  # same n
         common = set.intersection(*(stored.get(g, set()) for g in read))
@@ -976,11 +969,11 @@ def restrict(query: str | None, cut: dict[str, str], con: duckdb.DuckDBPyConnect
     if not query or not cut:
         return query
     qualified = dict(
-        ((name, f"{_quote(db)}.{_quote(schema)}.{_quote(name)}")
+        ((name, f"{quote_name(db)}.{quote_name(schema)}.{quote_name(name)}")
          for db, schema, name in con.execute(
              "SELECT database_name, schema_name, view_name FROM duckdb_views() WHERE NOT internal "
              "ORDER BY temporary").fetchall()))
-    ctes = ", ".join(f"{_quote(v)} AS NOT MATERIALIZED (SELECT * FROM {qualified[v]}{w})"
+    ctes = ", ".join(f"{quote_name(v)} AS NOT MATERIALIZED (SELECT * FROM {qualified[v]}{w})"
                      for v, w in cut.items() if v in qualified)
     return f"WITH {ctes} SELECT * FROM ({query})" if ctes else query
 
@@ -1043,7 +1036,7 @@ class Progress:
 
 
 def _records_read(con: duckdb.DuckDBPyConnection, st: Statement) -> int:
-    read = games_read(con, st, set(BOARD_GAMES) | set(_stored(con)))
+    read = games_read(con, st, set(BOARD_GAMES) | set(stored_n(con)))
     return sum(k for g, by_n in _job_records(con).items() if g in read for k in by_n.values())
 
 

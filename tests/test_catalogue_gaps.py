@@ -92,7 +92,7 @@ def test_without_the_cut_the_gaps_give_false_failures(gap_stores: dict[str, Path
     had every n) the statements that read followers report absent records as counterexamples."""
     monkeypatch.setattr(verify_module, "restricted_views", lambda con, st: {})
     # and the neighbourhood pass as if every n were held
-    monkeypatch.setattr(verify_module, "_prefix", lambda ns: max(ns, default=0))
+    monkeypatch.setattr(verify_module, "held_prefix", lambda ns: max(ns, default=0))
     ids = ["chess.thm4_4", "chess.cor4_5", "chess.prop3_7", "chess.knight_reduction", "slownim.lemma2-8"]
     results = {r.id: r for r in verify(gap_stores["every-other-n"], ids)}
     assert {i for i, r in results.items() if r.status == "fails"} == set(ids)

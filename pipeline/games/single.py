@@ -153,9 +153,6 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     nonzero 64-bit words only, as entries (word index, bits) in a block of twice the line's
     length: memory O(cells · rays).
     """
-    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
-     out_parts, out_parts_off, out_conj, out_conj_off,
-     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     records = offsets.shape[0] - 1
     max_cells = 1
     max_rows = 1
@@ -193,8 +190,8 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     conj = np.zeros(max_cols, dtype=np.int64)
     ppos = 0
     cpos = 0
-    out_parts_off[0] = 0
-    out_conj_off[0] = 0
+    out.parts_offsets[0] = 0
+    out.conjugate_offsets[0] = 0
     for p in range(records):
         a0 = offsets[p]
         r = offsets[p + 1] - a0
@@ -353,21 +350,21 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
                     if stamp[ident] != token:
                         stamp[ident] = token
                         states += 1
-        out_sg[p] = cell[0, SG]
-        out_sgm[p] = cell[0, SGM]
-        out_nodes[p] = cell[0, NODES]
-        out_leaves[p] = cell[0, LEAVES]
-        out_height[p] = cell[0, HEIGHT]
+        out.sg[p] = cell[0, SG]
+        out.sg_misere[p] = cell[0, SGM]
+        out.nodes[p] = cell[0, NODES]
+        out.leaves[p] = cell[0, LEAVES]
+        out.height[p] = cell[0, HEIGHT]
         for f in range(6):
-            out_flags[f, p] = (cell[0, AND] >> f) & 1
-        out_states[p] = states + (1 if exits else 0)  # LCTR also reaches ()
+            out.flags[f, p] = (cell[0, AND] >> f) & 1
+        out.states[p] = states + (1 if exits else 0)  # LCTR also reaches ()
         # ---- features (docs/definitions.md §1) ----
         for c in range(lam[0]):
             conj[c] = 0
         durfee = 0
         distinct = 0
         for i in range(r):
-            out_parts[ppos + i] = lam[i]
+            out.parts[ppos + i] = lam[i]
             for c in range(lam[i]):
                 conj[c] += 1
             if lam[i] >= i + 1:
@@ -375,16 +372,16 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
             if i == 0 or lam[i] != lam[i - 1]:
                 distinct += 1
         ppos += r
-        out_parts_off[p + 1] = ppos
+        out.parts_offsets[p + 1] = ppos
         for c in range(lam[0]):
-            out_conj[cpos + c] = conj[c]
+            out.conjugate[cpos + c] = conj[c]
         cpos += lam[0]
-        out_conj_off[p + 1] = cpos
-        out_num_parts[p] = r
-        out_largest[p] = lam[0]
-        out_durfee[p] = durfee
-        out_rank[p] = lam[0] - r
-        out_distinct[p] = distinct
+        out.conjugate_offsets[p + 1] = cpos
+        out.num_parts[p] = r
+        out.largest[p] = lam[0]
+        out.durfee[p] = durfee
+        out.rank[p] = lam[0] - r
+        out.distinct_sizes[p] = distinct
     return records
 
 

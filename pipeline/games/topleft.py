@@ -324,18 +324,17 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
           cls, count, walk):  # pragma: no cover
     """The walk of :func:`solve_topleft` over its allocated tables (``walk``: the arrays of
     :func:`pipeline.games.walk.walk_arrays`); same result."""
-    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
-     out_parts, out_parts_off, out_conj, out_conj_off,
-     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     # Interning of sub-partitions, as in solve_moveset.
-    (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
-     sizes_below, parts_rev) = walk
+    index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
+                                           walk.st)
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
+    conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
     rec = 0
     ppos = 0
     cpos = 0
     if features:
-        out_parts_off[0] = 0
-        out_conj_off[0] = 0
+        out.parts_offsets[0] = 0
+        out.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
         a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
         base = b0 - a0
@@ -392,22 +391,19 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
             kt = np.uint64(depth - 1)  # unsigned indices: see class_index
             r = np.uint64(rec)
             c = np.uint64(tab[T_CLS, kt, 0])
-            out_sg[r] = cls[C_SG, c]
-            out_sgm[r] = cls[C_SGM, c]
-            out_nodes[r] = tab[T_NODES, kt, 0]
-            out_leaves[r] = tab[T_LEAVES, kt, 0]
-            out_height[r] = tab[T_HEIGHT, kt, 0]
+            out.sg[r] = cls[C_SG, c]
+            out.sg_misere[r] = cls[C_SGM, c]
+            out.nodes[r] = tab[T_NODES, kt, 0]
+            out.leaves[r] = tab[T_LEAVES, kt, 0]
+            out.height[r] = tab[T_HEIGHT, kt, 0]
             fl = cls[C_AND, c]
             for f in range(6):
-                out_flags[f, r] = (fl >> f) & 1
+                out.flags[f, r] = (fl >> f) & 1
             # distinct sub-partitions: ≥ 2 rows (interned), one-row ones (1)…(largest gap),
             # and () in LCTR
-            out_states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
+            out.states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
             if features:
-                ppos, cpos = emit_features(
-                    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-                    out_parts, out_parts_off, out_conj, out_conj_off,
-                    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-                )
+                ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
+                                           ppos, cpos, out)
             rec += 1
     return rec

@@ -332,17 +332,17 @@ def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk
     """The walk of :func:`solve_topleft_pair` over its allocated tables; same result."""
     (tab, row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d,
      cnt_d) = tables
-    (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
-     sizes_below, parts_rev) = walk
-    (_, _, _, _, _, _, _, out_parts, out_parts_off, out_conj, out_conj_off,
-     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out_l
+    index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
+                                           walk.st)
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
+    conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
 
     rec = 0
     ppos = 0
     cpos = 0
     if features:
-        out_parts_off[0] = 0
-        out_conj_off[0] = 0
+        out_l.parts_offsets[0] = 0
+        out_l.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
         a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
         base = b0 - a0
@@ -404,11 +404,8 @@ def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk
             _emit_values(r, kt, 0, tab, members, cls_l, states + 1, out_l)
             _emit_values(r, kt, 1, tab, members, cls_d, states, out_d)
             if features:
-                ppos, cpos = emit_features(
-                    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-                    out_parts, out_parts_off, out_conj, out_conj_off,
-                    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-                )
+                ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
+                                           ppos, cpos, out_l)
             rec += 1
     return rec
 

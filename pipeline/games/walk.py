@@ -129,12 +129,9 @@ def push_row(
 
 
 @numba.njit(cache=True, inline="always")
-def emit_features(
-    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-    out_parts, out_parts_off, out_conj, out_conj_off,
-    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-):  # pragma: no cover
-    """Write the features (docs/definitions.md §1) of the partition rows[:depth] as record ``rec``.
+def emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos, out):  # pragma: no cover
+    """Write the features (docs/definitions.md §1) of the partition rows[:depth] as record ``rec``
+    of ``out`` (a :class:`KernelOutput`).
 
     Returns the new write positions in the parts and conjugate values.
     """
@@ -146,10 +143,10 @@ def emit_features(
     first = u(parts_rev.shape[0] - FEATURE_BLOCK - depth)
     dst = u(ppos)
     for i in range(_blocks(depth)):  # loops, not slices: a slice is a reference-counted view
-        out_parts[dst + i] = parts_rev[first + i]
+        out.parts[dst + i] = parts_rev[first + i]
     ppos += depth
     r = u(rec)
-    out_parts_off[r + u(1)] = ppos
+    out.parts_offsets[r + u(1)] = ppos
     largest = rows[kt]
     # The conjugate, from the row below's as push_features builds a row's (whether or not it
     # built row kt's, see its ``completes``): one more in each column below, then 1s.
@@ -158,32 +155,49 @@ def emit_features(
     if depth > 1:
         kb = kt - u(1)
         for c in range(_blocks(below)):
-            out_conj[dst + c] = conj_rows[kb, c] + 1
+            out.conjugate[dst + c] = conj_rows[kb, c] + 1
     for c in range(u(below), u(below) + _blocks(largest - below)):  # over the junk past below
-        out_conj[dst + c] = 1
+        out.conjugate[dst + c] = 1
     cpos += largest
-    out_conj_off[r + u(1)] = cpos
+    out.conjugate_offsets[r + u(1)] = cpos
     durfee = 0
     while durfee < depth and rows[depth - 1 - durfee] >= durfee + 1:
         durfee += 1
-    out_num_parts[r] = depth
-    out_largest[r] = largest
-    out_durfee[r] = durfee
-    out_rank[r] = largest - depth
-    out_distinct[r] = sizes_below[u(depth)]
+    out.num_parts[r] = depth
+    out.largest[r] = largest
+    out.durfee[r] = durfee
+    out.rank[r] = largest - depth
+    out.distinct_sizes[r] = sizes_below[u(depth)]
     return ppos, cpos
+
+
+class WalkArrays(NamedTuple):
+    """The walk's working arrays (:func:`walk_arrays`), read by name."""
+
+    index: np.ndarray  # index[child, length]: the interned id (see intern); [-1, 0] stack height
+    entries: np.ndarray  # the interning stack (see intern)
+    rows: np.ndarray  # the diagram's rows, bottom first
+    sums: np.ndarray  # sums[k] = rows[0] + … + rows[k-1]
+    nxt: np.ndarray  # the walk's state (pipeline.partitions.walk_next)
+    st: np.ndarray
+    distinct_below: np.ndarray  # see push_row
+    gap_below: np.ndarray
+    entries_below: np.ndarray  # the interning stack's height before row k
+    conj_rows: np.ndarray  # see push_features
+    sizes_below: np.ndarray
+    parts_rev: np.ndarray
 
 
 @numba.njit(cache=True)
 def walk_arrays(size):  # pragma: no cover
-    """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns: the
-    interning table of sub-partitions and its entry stack (see
+    """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns, as a
+    :class:`WalkArrays`: the interning table of sub-partitions and its entry stack (see
     :func:`intern`), the rows and their sums, the walk's state
     (:func:`pipeline.partitions.walk_next`), and the per-row bookkeeping of ``push_row``.
     Shared by :mod:`pipeline.games.topleft` and :mod:`pipeline.games.topleft_pair`."""
     ids = 2 * size + 1
-    return (
-        np.zeros((ids + 1, size), dtype=np.int32),  # index[child, length]; [-1, 0] stack height
+    return WalkArrays(
+        np.zeros((ids + 1, size), dtype=np.int32),  # index
         np.zeros((2, size), dtype=np.int64),  # entries
         np.zeros(size, dtype=np.int64),  # rows
         np.zeros(size, dtype=np.int64),  # sums

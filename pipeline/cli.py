@@ -258,7 +258,7 @@ def _register_solve(con) -> None:
     import duckdb
     import pyarrow as pa
 
-    from pipeline.games.single import check_partition, solve_record
+    from pipeline.games.single_partition import check_partition, solve_record
     from pipeline.schema import BOARD_SCHEMA
 
     def sql_type(t: pa.DataType):
@@ -509,7 +509,7 @@ def _solve(args: argparse.Namespace) -> int:
     """``partgames solve``: the records of one partition, solved now."""
     import pyarrow as pa
 
-    from pipeline.games.single import moveset_of, parse_partition, solve_table
+    from pipeline.games.single_partition import moveset_of, parse_partition, solve_table
     from pipeline.query import format_result
 
     parts = parse_partition(" ".join(args.parts))

@@ -37,8 +37,8 @@ from pipeline.errors import PartgamesError
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.games.columns import partition_columns
 from pipeline.games.selection import Selection, SelectionGame
-from pipeline.games.single import MAX_N as SINGLE_MAX_N
-from pipeline.games.single import SolveError
+from pipeline.games.single_partition import MAX_N as SINGLE_MAX_N
+from pipeline.games.single_partition import SolveError
 from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
 from pipeline.schema import PARTITION_COLUMNS

@@ -43,14 +43,14 @@ from pipeline.games.cgh import (
     summarize,
 )
 from pipeline.games.columns import board_table
-from pipeline.games.topleft import solve_topleft
-from pipeline.games.topleft_pair import solve_pair_shard
+from pipeline.games.lctr_downright import solve_lctr_downright
+from pipeline.games.lctr_downright_pair import solve_pair_shard
 from pipeline.games.walk import (
     FEATURE_BLOCK,
     clear_feature_slack,
     emit_features,
+    empty_outputs,
     intern,
-    output_arrays,
     push_row,
     undo_entries,
 )
@@ -91,7 +91,7 @@ _PRETTY = re.compile(rf"\{{\s*{_PRETTY_MOVES}\}}|{_PRETTY_MOVES}")
 
 #: Largest coordinate of an offset: a move (a, b) from a cell of λ lands in λ only when
 #: a < len(λ) and b < λ_1, both at most n, and n and the parts are int16 columns (at most 32,767,
-#: ``pipeline.games.single.MAX_N``). Larger offsets are never moves; they are refused, not
+#: ``pipeline.games.single_partition.MAX_N``). Larger offsets are never moves; they are refused, not
 #: dropped, as the kernels type offsets as machine integers (an offset beyond int64 fails there).
 MAX_OFFSET = 32767
 
@@ -553,8 +553,9 @@ class MovesetGame(Game):
         # to type the loop body with.
         self._steps = tuple(moveset.steps) or np.zeros((0, 2), dtype=np.int64)
         self._rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
-        # LCTR and Downright (and the user moveset {(0,1),(1,0)}) have a leaner kernel.
-        self._topleft = moveset.steps == ((0, 1), (1, 0)) and not moveset.rays
+        # LCTR and Downright (and the user moveset {(0,1),(1,0)}) have a leaner kernel
+        # (pipeline.games.lctr_downright); the warm-up and the tests read which one a game uses.
+        self.lean_kernel = moveset.steps == ((0, 1), (1, 0)) and not moveset.rays
         self._reach: dict[int, np.ndarray] = {}
         self._plans: dict[tuple[int, int], list[Shard]] = {}
 
@@ -592,12 +593,12 @@ class MovesetGame(Game):
         spec = self.plan(n, max_records)[shard]
         values, offsets = flatten_prefixes(spec.prefixes)
         features = partition_columns is None
-        out = output_arrays(spec.records, spec.part_values, spec.largest_values, features)
-        if self._topleft:
-            got = solve_topleft(n, values, offsets, self.moveset.exits, features, out)
+        out = empty_outputs(spec.records, spec.part_values, spec.largest_values, features)
+        if self.lean_kernel:
+            got = solve_lctr_downright(n, values, offsets, self.moveset.exits, features, out)
             if got < 0:
                 raise RuntimeError(f"{self.game_id} n={n} shard {shard}: more position classes "
-                                   "than the kernel's table holds (topleft.MAX_CLASSES)")
+                                   "than the kernel's table holds (lctr_downright.MAX_CLASSES)")
         else:
             if n not in self._reach:
                 self._reach[n] = self.moveset.reach_table(n)
@@ -612,13 +613,13 @@ class MovesetGame(Game):
 
     def partner_in(self, games: list) -> MovesetGame | None:
         """The game among ``games`` solved in one walk with this one
-        (:func:`pipeline.games.topleft_pair.solve_topleft_pair`): for a game of the moveset
+        (:func:`pipeline.games.lctr_downright_pair.solve_lctr_downright_pair`): for a game of the moveset
         {(0,1),(1,0)} (LCTR, Downright), the first of that moveset with the other rule off the
         diagram; None for every other game."""
-        if not self._topleft:
+        if not self.lean_kernel:
             return None
         for game in games:
-            if (isinstance(game, MovesetGame) and game._topleft
+            if (isinstance(game, MovesetGame) and game.lean_kernel
                     and game.moveset.exits != self.moveset.exits):
                 return game
         return None

@@ -633,7 +633,7 @@ class SlowNimGame(Game):
         if not 0 <= lo < hi:
             raise ValueError(f"{self.game_id} n={n}: no shard {shard}")
         records = hi - lo
-        out = _output_arrays(records, self.stacks, n)
+        out = _zeroed_outputs(records, self.stacks, n)
         got = _records(n, lo, hi, self.stacks, self.moves[0], solved.ctab, solved.off, solved.values,
                        solved.estart, solved.edges, self._words(records, int(solved.off[n + 1])), out)
         if got != records:
@@ -656,7 +656,7 @@ SlowNimOutput = NamedTuple("SlowNimOutput", [*KernelOutput.__annotations__.items
     "odd_stacks": np.ndarray, "sum_mod": np.ndarray}.items()])
 
 
-def _output_arrays(records: int, s: int, n: int) -> SlowNimOutput:
+def _zeroed_outputs(records: int, s: int, n: int) -> SlowNimOutput:
     i64 = np.int64
     parts = records * min(s, n)
     return SlowNimOutput(

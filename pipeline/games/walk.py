@@ -1,5 +1,5 @@
 """The walk helpers every board-game kernel uses (:mod:`pipeline.games.moveset`,
-:mod:`pipeline.games.topleft`, :mod:`pipeline.games.topleft_pair`): the interning of
+:mod:`pipeline.games.lctr_downright`, :mod:`pipeline.games.lctr_downright_pair`): the interning of
 sub-partitions that counts ``states`` (docs/definitions.md §4), the per-row bookkeeping of the
 walk of :mod:`pipeline.partitions`, the record features (docs/definitions.md §1), the walk's
 working arrays and the kernels' output arrays.
@@ -8,7 +8,7 @@ The kernels walk the partitions of n bottom row first (:func:`pipeline.partition
 a PUSH solves a new row above the ones kept, a POP drops the top row and undoes what it
 interned, an EMIT writes the record of the partition the rows form.
 
->>> out = output_arrays(3, 6, 3)
+>>> out = empty_outputs(3, 6, 3)
 >>> out.sg.shape, out.parts.shape, out.parts_offsets.shape   # parts with FEATURE_BLOCK to spare
 ((3,), (22,), (4,))
 """
@@ -60,7 +60,7 @@ def undo_entries(down_to, index, entries):  # pragma: no cover
 #: multiple of the vector width has no scalar remainder, and its exit is mispredicted less often
 #: (docs/performance.md, "Measurements behind the code"). A row or a record may so
 #: write up to FEATURE_BLOCK - 1 entries past its end: ``conj_rows``, ``parts_rev`` and the parts
-#: and conjugate outputs (:func:`output_arrays`) have that much room to spare, what lands past
+#: and conjugate outputs (:func:`empty_outputs`) have that much room to spare, what lands past
 #: a record is overwritten by the next one, and :func:`clear_feature_slack` clears it after the last.
 FEATURE_BLOCK = 16
 
@@ -194,7 +194,7 @@ def walk_arrays(size):  # pragma: no cover
     :class:`WalkArrays`: the interning table of sub-partitions and its entry stack (see
     :func:`intern`), the rows and their sums, the walk's state
     (:func:`pipeline.partitions.walk_next`), and the per-row bookkeeping of ``push_row``.
-    Shared by :mod:`pipeline.games.topleft` and :mod:`pipeline.games.topleft_pair`."""
+    Shared by :mod:`pipeline.games.lctr_downright` and :mod:`pipeline.games.lctr_downright_pair`."""
     ids = 2 * size + 1
     return WalkArrays(
         np.zeros((ids + 1, size), dtype=np.int32),  # index
@@ -235,9 +235,10 @@ class KernelOutput(NamedTuple):
     distinct_sizes: np.ndarray
 
 
-def output_arrays(records: int, part_values: int, largest_values: int,
+def empty_outputs(records: int, part_values: int, largest_values: int,
                   features: bool = True) -> KernelOutput:
-    """The kernels' output arrays; the features' (parts … distinct_sizes) empty unless
+    """The kernels' output arrays, uninitialised (from :func:`pipeline.memory.pool_array`: a
+    kernel writes every entry it is read at); the features' (parts … distinct_sizes) empty unless
     ``features``, and the parts and conjugate values with FEATURE_BLOCK entries to spare (the
     kernels write them in blocks; the values end at the last offset)."""
     i64 = np.int64

@@ -139,7 +139,7 @@ def _add_bit(v, shift, first, used, e_word, e_bits):  # pragma: no cover - compi
 @numba.njit(cache=True, nogil=True)
 def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma: no cover - compiled
     """Solve each partition ``values[offsets[p]:offsets[p+1]]`` (non-increasing, positive parts);
-    write record p into ``out`` (the 16 arrays of :func:`output_arrays`).
+    write record p into ``out`` (the 16 arrays of :func:`zeroed_outputs`).
 
     ``steps`` and ``rays`` are (k, 2) arrays of offsets (a rows down, b columns right); ``exits``:
     a step off the diagram goes to () (LCTR); ``words``: 64-bit words of an option bitset (more
@@ -385,7 +385,7 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     return records
 
 
-def output_arrays(records: int, part_values: int, largest_values: int) -> KernelOutput:
+def zeroed_outputs(records: int, part_values: int, largest_values: int) -> KernelOutput:
     """The output arrays of :func:`solve_partitions` (those of every board-game kernel,
     :class:`pipeline.games.walk.KernelOutput`), zeroed."""
     i64 = np.int64
@@ -409,7 +409,7 @@ def check_partition(parts: Sequence[int], what: str = "partition") -> tuple[int,
     >>> check_partition([1, 2])
     Traceback (most recent call last):
     ...
-    pipeline.games.single.SolveError: partition 1,2: parts must be non-increasing
+    pipeline.games.single_partition.SolveError: partition 1,2: parts must be non-increasing
     """
     lam = tuple(int(v) for v in parts)
     shown = ",".join(str(v) for v in lam)
@@ -484,7 +484,7 @@ def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     offsets = np.zeros(len(lams) + 1, dtype=np.int64)
     offsets[1:] = np.cumsum([len(lam) for lam in lams])
     words = option_bound(max(len(lam) for lam in lams), max(lam[0] for lam in lams), steps, rays) // 64 + 1
-    out = output_arrays(len(lams), len(values), sum(lam[0] for lam in lams))
+    out = zeroed_outputs(len(lams), len(values), sum(lam[0] for lam in lams))
     solve_partitions(values, offsets, steps, rays, exits, words, out)
     return pa.Table.from_arrays(common_columns(n, out), schema=BOARD_SCHEMA)
 

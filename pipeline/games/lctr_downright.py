@@ -71,7 +71,7 @@ _CLASS_BITS = np.uint64(6)  # MAX_CLASSES = 2 ** _CLASS_BITS
 C_SG, C_SGM, C_AND, C_OR = 0, 1, 2, 3
 #: ``tab[f, k, j]``: cell (k, j) of the walk's rows (k counted from the bottom row).
 T_CLS, T_NODES, T_LEAVES, T_HEIGHT, T_ID = 0, 1, 2, 3, 4
-#: ``one[f, n − d]``: the one-row partition (d), and running sums over it (see solve_topleft).
+#: ``one[f, n − d]``: the one-row partition (d), and running sums over it (see solve_lctr_downright).
 O_CLS, O_NODES, O_LEAVES, O_HEIGHT, O_NSUM, O_HMAX = 0, 1, 2, 3, 4, 5
 #: ``row_agg[k, f]``: aggregates of row k for the row that completes a partition above it.
 A_NODES, A_LEAVES, A_HEIGHT = 0, 1, 2
@@ -164,7 +164,7 @@ def _solve_inner_row(
     """
     u = np.uint64  # unsigned indices: see class_index
     start = n - length
-    # The tail's aggregates, from the one-row table's running sums (see solve_topleft).
+    # The tail's aggregates, from the one-row table's running sums (see solve_lctr_downright).
     nsum = one[O_NSUM, n] - one[O_NSUM, start + below_len]
     lsum = np.int64(0)
     for j in range(below_len, length):  # leaves are not summed ahead: they are rarely needed
@@ -263,7 +263,7 @@ def _solve_top_row(
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
-def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pragma: no cover
+def solve_lctr_downright(n, prefix_values, prefix_offsets, exits, features, out):  # pragma: no cover
     """Solve LCTR (``exits``) or Downright for every partition of n below the prefixes.
 
     Same contract as :func:`pipeline.games.moveset.solve_moveset`: one record per partition
@@ -322,7 +322,7 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off, combine,
           cls, count, walk):  # pragma: no cover
-    """The walk of :func:`solve_topleft` over its allocated tables (``walk``: the arrays of
+    """The walk of :func:`solve_lctr_downright` over its allocated tables (``walk``: the arrays of
     :func:`pipeline.games.walk.walk_arrays`); same result."""
     # Interning of sub-partitions, as in solve_moveset.
     index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,

@@ -54,7 +54,7 @@ from pipeline.games.cgh import (
     summarize,
 )
 from pipeline.games.columns import common_columns
-from pipeline.games.walk import KernelOutput
+from pipeline.games.walk import KernelOutput, write_features
 from pipeline.schema import BOARD_SCHEMA
 
 #: Largest n: the ``n`` and ``parts`` columns are int16 (docs/definitions.md §6).
@@ -156,7 +156,6 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     records = offsets.shape[0] - 1
     max_cells = 1
     max_rows = 1
-    max_cols = 1
     for p in range(records):
         a0, b0 = offsets[p], offsets[p + 1]
         cells = 0
@@ -164,8 +163,6 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
             cells += values[i]
         max_cells = max(max_cells, cells)
         max_rows = max(max_rows, b0 - a0)
-        if b0 > a0:
-            max_cols = max(max_cols, values[a0])
     n_steps = steps.shape[0]
     n_rays = rays.shape[0]
     nr = max(n_rays, 1)
@@ -187,7 +184,6 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     vals = np.empty(size, dtype=np.int64)
     count = np.zeros(1, dtype=np.int64)
     stamp = np.zeros(max_cells + 1, dtype=np.int64)
-    conj = np.zeros(max_cols, dtype=np.int64)
     ppos = 0
     cpos = 0
     out.parts_offsets[0] = 0
@@ -358,30 +354,7 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
         for f in range(6):
             out.flags[f, p] = (cell[0, AND] >> f) & 1
         out.states[p] = states + (1 if exits else 0)  # LCTR also reaches ()
-        # ---- features (docs/definitions.md §1) ----
-        for c in range(lam[0]):
-            conj[c] = 0
-        durfee = 0
-        distinct = 0
-        for i in range(r):
-            out.parts[ppos + i] = lam[i]
-            for c in range(lam[i]):
-                conj[c] += 1
-            if lam[i] >= i + 1:
-                durfee = i + 1
-            if i == 0 or lam[i] != lam[i - 1]:
-                distinct += 1
-        ppos += r
-        out.parts_offsets[p + 1] = ppos
-        for c in range(lam[0]):
-            out.conjugate[cpos + c] = conj[c]
-        cpos += lam[0]
-        out.conjugate_offsets[p + 1] = cpos
-        out.num_parts[p] = r
-        out.largest[p] = lam[0]
-        out.durfee[p] = durfee
-        out.rank[p] = lam[0] - r
-        out.distinct_sizes[p] = distinct
+        ppos, cpos = write_features(p, lam, r, ppos, cpos, out)  # docs/definitions.md §1
     return records
 
 

@@ -41,7 +41,7 @@ import pyarrow as pa
 from pipeline.games.base import Game, GameError
 from pipeline.games.cgh import sadd, summarize
 from pipeline.games.columns import common_columns, list_array
-from pipeline.games.walk import KernelOutput
+from pipeline.games.walk import KernelOutput, write_features
 from pipeline.schema import SLOWNIM_SCHEMA
 
 #: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
@@ -406,30 +406,9 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
         # ---- features of the nonzero parts (docs/definitions.md §1) ----
         depth = 0
         while depth < s and x[depth] > 0:
-            out.parts[ppos] = x[depth]
-            ppos += 1
             depth += 1
-        out.parts_offsets[k + 1] = ppos
+        ppos, cpos = write_features(k, x, depth, ppos, cpos, out)
         largest = x[0]
-        for c in range(largest):
-            col = 0
-            while col < depth and x[col] > c:
-                col += 1
-            out.conjugate[cpos] = col
-            cpos += 1
-        out.conjugate_offsets[k + 1] = cpos
-        durfee = 0
-        while durfee < depth and x[durfee] >= durfee + 1:
-            durfee += 1
-        distinct = 0
-        for t in range(depth):
-            if t == 0 or x[t] != x[t - 1]:
-                distinct += 1
-        out.num_parts[k] = depth
-        out.largest[k] = largest
-        out.durfee[k] = durfee
-        out.rank[k] = largest - depth
-        out.distinct_sizes[k] = distinct
         # ---- reduction (NIRB, Algorithm 1) ----
         out.reduced[k] = a * largest <= n
         for t in range(s):

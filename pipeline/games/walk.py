@@ -2,7 +2,9 @@
 :mod:`pipeline.games.lctr_downright`, :mod:`pipeline.games.lctr_downright_pair`): the interning of
 sub-partitions that counts ``states`` (docs/definitions.md §4), the per-row bookkeeping of the
 walk of :mod:`pipeline.partitions`, the record features (docs/definitions.md §1), the walk's
-working arrays and the kernels' output arrays.
+working arrays and the kernels' output arrays; and the record features of a partition given
+whole (:func:`write_features`), for the kernels that do not walk (Slow SetNim, the
+single-partition solver).
 
 The kernels walk the partitions of n bottom row first (:func:`pipeline.partitions.walk_next`):
 a PUSH solves a new row above the ones kept, a POP drops the top row and undoes what it
@@ -160,14 +162,61 @@ def emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpo
         out.conjugate[dst + c] = 1
     cpos += largest
     out.conjugate_offsets[r + u(1)] = cpos
+    # The parts, largest first, are parts_rev's ``depth`` entries before its slack (see push_features).
+    durfee = durfee_size(parts_rev, parts_rev.shape[0] - FEATURE_BLOCK - depth, depth)
+    write_shape(out, r, depth, largest, durfee, sizes_below[u(depth)])
+    return ppos, cpos
+
+
+@numba.njit(cache=True, inline="always")
+def durfee_size(parts, first, depth):  # pragma: no cover
+    """The side of the Durfee square of the partition ``parts[first:first + depth]`` (largest
+    part first): the largest d with d parts ≥ d (docs/definitions.md §1)."""
     durfee = 0
-    while durfee < depth and rows[depth - 1 - durfee] >= durfee + 1:
+    while durfee < depth and parts[first + durfee] >= durfee + 1:
         durfee += 1
+    return durfee
+
+
+@numba.njit(cache=True, inline="always")
+def write_shape(out, r, depth, largest, durfee, distinct):  # pragma: no cover
+    """The scalar features of record ``r`` of ``out`` (a :class:`KernelOutput`): ``num_parts``,
+    ``largest``, ``durfee``, ``rank`` (largest − num_parts) and ``distinct_sizes``
+    (docs/definitions.md §1)."""
     out.num_parts[r] = depth
     out.largest[r] = largest
     out.durfee[r] = durfee
     out.rank[r] = largest - depth
-    out.distinct_sizes[r] = sizes_below[u(depth)]
+    out.distinct_sizes[r] = distinct
+
+
+@numba.njit(cache=True, inline="always")
+def write_features(rec, parts, depth, ppos, cpos, out):  # pragma: no cover
+    """Write the features (docs/definitions.md §1) of the partition ``parts[:depth]`` (largest
+    part first, every part positive) as record ``rec`` of ``out`` (a :class:`KernelOutput`),
+    its parts at ``ppos`` and its conjugate at ``cpos``; returns the new ``ppos``, ``cpos``.
+
+    The features for a kernel that reaches its positions one by one (Slow SetNim, the
+    single-partition solver); the walk kernels build them row by row (:func:`emit_features`).
+    """
+    for i in range(depth):
+        out.parts[ppos + i] = parts[i]
+    ppos += depth
+    out.parts_offsets[rec + 1] = ppos
+    largest = parts[0]
+    # The conjugate's part c counts the parts > c: as c grows, the count only drops.
+    count = depth
+    for c in range(largest):
+        while count > 0 and parts[count - 1] <= c:
+            count -= 1
+        out.conjugate[cpos + c] = count
+    cpos += largest
+    out.conjugate_offsets[rec + 1] = cpos
+    distinct = 0
+    for i in range(depth):
+        if i == 0 or parts[i] != parts[i - 1]:
+            distinct += 1
+    write_shape(out, rec, depth, largest, durfee_size(parts, 0, depth), distinct)
     return ppos, cpos
 
 

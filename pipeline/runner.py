@@ -417,29 +417,8 @@ def run(
     (``Game.partner_in``: LCTR and Downright) solves both in one kernel call unless
     ``solve_partners_together`` is False (local runs only).
     """
-    if min_n < 1:
-        raise RunError(f"--min-n must be at least 1 (got {min_n})")
-    if max_n < min_n:
-        raise RunError(f"--max-n ({max_n}) is below --min-n ({min_n})")
-    if selection is None and max_n > MAX_N:
-        raise RunError(f"--max-n {max_n} is beyond the supported bound {MAX_N}")
-    if selection is not None and max_n > SINGLE_MAX_N:
-        raise RunError(f"--max-n {max_n} is beyond n={SINGLE_MAX_N}, the largest the int16 columns "
-                       "n and parts hold")
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    if jobs < 1:
-        raise RunError(f"--jobs must be at least 1 (got {jobs})")
-    if max_records is not None and max_records < 1:
-        raise RunError("--shard-records must be at least 1")
-    games = resolve_games(game_ids)
-    if selection is not None:
-        if cluster is not None:
-            raise RunError("--family and --partitions runs are solved locally (no --scheduler)")
-        try:
-            games = [SelectionGame(g.game_id, selection) for g in games]
-        except SolveError as exc:
-            raise RunError(str(exc)) from exc
+    jobs = _checked_jobs(min_n, max_n, jobs, max_records, selection)
+    games = _run_games(game_ids, selection, cluster)
     try:
         keep_filter = KeepFilter.parse(keep, list({g.schema.to_string(): g.schema for g in games}.values()))
     except KeepError as exc:
@@ -462,6 +441,43 @@ def run(
         if locked:  # refused (its selection, --keep, the space) or failed before writing a record
             _undo_creation(store, existed, marked)
         raise
+
+
+def _checked_jobs(min_n: int, max_n: int, jobs: int | None, max_records: int | None,
+                  selection: Selection | None) -> int:
+    """The solver threads of a run (``jobs``, by default every core), once its range of n, its
+    threads and its records per shard are valid; a :class:`RunError` naming the option otherwise."""
+    if min_n < 1:
+        raise RunError(f"--min-n must be at least 1 (got {min_n})")
+    if max_n < min_n:
+        raise RunError(f"--max-n ({max_n}) is below --min-n ({min_n})")
+    if selection is None and max_n > MAX_N:
+        raise RunError(f"--max-n {max_n} is beyond the supported bound {MAX_N}")
+    if selection is not None and max_n > SINGLE_MAX_N:
+        raise RunError(f"--max-n {max_n} is beyond n={SINGLE_MAX_N}, the largest the int16 columns "
+                       "n and parts hold")
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if jobs < 1:
+        raise RunError(f"--jobs must be at least 1 (got {jobs})")
+    if max_records is not None and max_records < 1:
+        raise RunError("--shard-records must be at least 1")
+    return jobs
+
+
+def _run_games(game_ids: list[str], selection: Selection | None,
+               cluster: ClusterOptions | None) -> list[Game]:
+    """The games of a run: each game id's, or with a ``selection`` each one's
+    :class:`SelectionGame` (solved locally only)."""
+    games = resolve_games(game_ids)
+    if selection is not None:
+        if cluster is not None:
+            raise RunError("--family and --partitions runs are solved locally (no --scheduler)")
+        try:
+            games = [SelectionGame(g.game_id, selection) for g in games]
+        except SolveError as exc:
+            raise RunError(str(exc)) from exc
+    return games
 
 
 def _undo_creation(store: Store, existed: bool, marked: bool) -> None:

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 #: Records per shard, at most. A shard in memory takes about 150 bytes per record at n = 72.
 MAX_SHARD_RECORDS = 1 << 18
 #: Records of the shards in memory at once (being solved, or solved and being written), over all
-#: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`_RecordBudget`).
+#: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`RecordBudget`).
 #: Without it a run's memory grows with the cores (docs/performance.md, "Measurements behind the
 #: code"). Two jobs (each holding at most two shards of 2^18 records) never wait.
 RECORDS_IN_MEMORY = 1 << 20
@@ -124,7 +124,7 @@ def limit_malloc_arenas() -> None:
     mallopt(ctypes.c_int(_M_ARENA_MAX), ctypes.c_int(MALLOC_ARENAS))
 
 
-class _RecordBudget:
+class RecordBudget:
     """Records of the shards in memory, over all solver threads, kept under a limit.
 
     A solver thread takes a shard's records before solving it and its writer gives them back once
@@ -295,7 +295,7 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
 
 def _solve_and_write_iter(
     store: Store, shards: Iterator[tuple[Game, int, int, int, _SharedShard | None]],
-    budget: _RecordBudget, stop: threading.Event, keep: KeepFilter = KEEP_ALL,
+    budget: RecordBudget, stop: threading.Event, keep: KeepFilter = KEEP_ALL,
 ) -> Iterator[ShardResult]:
     """Solve shards in order and write each one in a thread while the next one is solved.
 
@@ -614,7 +614,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
 
     try:
         if cluster is None:
-            _solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
+            solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
         elif plan.tasks:
             from pipeline import cluster as dask_cluster  # Dask only for a cluster run
 
@@ -790,7 +790,7 @@ def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int,
     stop = threading.Event()
     shards = _shards_of(deque([(games, items)]), stop, threading.Lock())
     try:
-        return worker, list(_solve_and_write_iter(store, shards, _RecordBudget(RECORDS_IN_MEMORY), stop,
+        return worker, list(_solve_and_write_iter(store, shards, RecordBudget(RECORDS_IN_MEMORY), stop,
                                                   KeepFilter(keep)))
     finally:
         shards.close()
@@ -799,7 +799,7 @@ def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int,
 _THREAD_DONE = object()  # a solver thread's last message
 
 
-def _solve_all(store: Store, tasks: deque[Task], jobs: int,
+def solve_all(store: Store, tasks: deque[Task], jobs: int,
                record_done: Callable[[ShardResult], None], partners: bool = True,
                keep: KeepFilter = KEEP_ALL) -> None:
     """Solve and write every task in ``jobs`` solver threads; ``record_done`` runs in this (the
@@ -811,7 +811,7 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int,
     """
     stop = threading.Event()
     serial_lock = threading.Lock()
-    budget = _RecordBudget(RECORDS_IN_MEMORY)
+    budget = RecordBudget(RECORDS_IN_MEMORY)
     results: queue.SimpleQueue = queue.SimpleQueue()
 
     def solver() -> None:

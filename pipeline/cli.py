@@ -338,7 +338,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"partgames: error: {exc}", file=sys.stderr)
         return 2
     # Each command imports only what it uses: sql, verify and search start without numba and
-    # the kernels (a one-line query on a small store: 0.79 -> 0.54 s), run without DuckDB.
+    # the kernels (docs/performance.md), run without DuckDB.
     try:
         return COMMANDS[args.command](args)
     except PartgamesError as exc:

@@ -2,8 +2,8 @@
 
 A move removes the top row or the left column of λ[i, j]: the piece on cell (i, j) moves to the
 cell below, (i+1, j), or to the right, (i, j+1). In LCTR a move may leave the diagram, into the
-terminal position (); in Downright it may not. These are the games of the two LCTR papers and
-of the overnight runs (every n ≤ 100), so they get their own kernel; the general moveset kernel
+terminal position (); in Downright it may not. These are the games of the two LCTR papers,
+run to every n ≤ 100, so they get their own kernel; the general moveset kernel
 (:func:`pipeline.games.moveset.solve_moveset`) solves them too, and the tests hold the two
 equal record for record.
 
@@ -317,8 +317,8 @@ def solve_lctr_downright(n, prefix_values, prefix_offsets, exits, features, out)
 
 
 # _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
-# numba's reference counting put about twenty atomic increments and decrements per record around
-# the inlined row solvers (the arguments they bind), a fifth of the kernel's time (perf).
+# numba's reference counting puts atomic increments and decrements around the inlined row
+# solvers (the arguments they bind) on every record (docs/performance.md).
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off, combine,
           cls, count, walk):  # pragma: no cover

@@ -2,7 +2,7 @@
 
 The two games have the same moves, {(0,1), (1,0)}: the piece on cell (i, j) moves down or right.
 They differ only off the diagram: an LCTR move may leave it, into the terminal position (), a
-Downright move may not (docs/definitions.md §2.1). Solving a run of both (the overnight run: every n ≤ 100)
+Downright move may not (docs/definitions.md §2.1). Solving a run of both (every n ≤ 100)
 shard by shard with :func:`pipeline.games.lctr_downright.solve_lctr_downright` would do every shard twice, and
 the two solves repeat each other's walk, interning of sub-partitions (the games have the same ones: LCTR's
 ``states`` is Downright's + 1, for ()), record features and row bookkeeping. This kernel does
@@ -323,10 +323,7 @@ def solve_lctr_downright_pair(n, prefix_values, prefix_offsets, features, out_l,
     return rec
 
 
-# _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
-# numba's reference counting put atomic increments and decrements around every inlined row
-# solver (the arguments they bind), a fifth of the time of the LCTR / Downright kernel (perf; see
-# lctr_downright._walk).
+# _nrt=False: as lctr_downright._walk (docs/performance.md).
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk):  # pragma: no cover
     """The walk of :func:`solve_lctr_downright_pair` over its allocated tables; same result."""

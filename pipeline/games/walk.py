@@ -138,8 +138,7 @@ def emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpo
     Returns the new write positions in the parts and conjugate values.
     """
     # Unsigned indices throughout: numba adds no negative-index fix-up, so the two copies below
-    # become plain vector copies (with the fix-ups, every element's address was computed
-    # apart; profiled).
+    # are plain vector copies (docs/performance.md, "Measurements behind the code").
     u = np.uint64
     kt = u(depth - 1)
     first = u(parts_rev.shape[0] - FEATURE_BLOCK - depth)

@@ -128,16 +128,16 @@ def kernel_rate_jobs(game_id: str, ns: list[int], jobs: int) -> float:
 def general_kernel_rate(game_id: str, n: int) -> float:
     """Records per second of the general moveset kernel (``solve_moveset``) alone on every shard
     of n, one thread, nothing written: what LCTR and Downright cost before their lean kernel
-    (pipeline/games/topleft.py), which ``kernel_rate`` measures."""
+    (pipeline/games/lctr_downright.py), which ``kernel_rate`` measures."""
     from pipeline.games.moveset import solve_moveset
-    from pipeline.games.walk import output_arrays
+    from pipeline.games.walk import empty_outputs
 
     game = get_game(game_id)
     ms = game.moveset
 
     def solve(m: int, spec, reach: np.ndarray) -> int:
         values, offsets = flatten_prefixes(spec.prefixes)
-        out = output_arrays(spec.records, spec.part_values, spec.largest_values)
+        out = empty_outputs(spec.records, spec.part_values, spec.largest_values)
         return solve_moveset(m, values, offsets, game.kernel_steps, game.kernel_rays, ms.exits,
                              ms.all_cells_reachable(), reach, ms.bitset_words(m),
                              ms.same_row_reach(), True, out)
@@ -440,7 +440,7 @@ def main() -> None:
                   f"M/s from a cold start (e2e/naive {records / cold / naive_at[n]:.2f}): the "
                   f"process's start-up takes {cold - warm_s:.2f} of the cold run's {cold:.2f} s",
                   flush=True)
-    lean = [g for g in games if getattr(get_game(g), "_topleft", False)]
+    lean = [g for g in games if getattr(get_game(g), "lean_kernel", False)]
     for n in ns:
         for g in lean:  # alternating runs, best of two: the VM's speed drifts
             rates = [(kernel_rate(g, n), general_kernel_rate(g, n)) for _ in range(2)]

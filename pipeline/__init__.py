@@ -29,13 +29,12 @@ __version__ = "0.2.0"  # the release (CHANGELOG.md); pyproject.toml reads it fro
 # process, which competes with the kernels for the cores (seen in `perf` profiles).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # Arrow's jemalloc (the run's memory pool, pipeline.runner.shard_memory_pool) returns freed pages
-# to the OS at once by default, and faulting them in again tripled a run's system time (LCTR
-# n = 88, 2 jobs: 2.38 s against 0.72 s when kept); the runner's record budget bounds what is
-# live, so keep them. One arena, not one per thread: each arena keeps the pages of its own
-# thread's peak, so the kept pages grew with --jobs whatever the budget (LCTR n = 74 with 8 jobs:
-# 624-642 MiB, one arena 554-564). Allocations here are whole columns, a few dozen per shard, so
-# one arena's lock is not contended. Read when pyarrow is first imported, which is after this in a
-# `partgames` process.
+# to the OS at once by default, and faulting them in again triples a run's system time
+# (docs/performance.md); the runner's record budget bounds what is live, so keep them. One
+# arena, not one per thread: each arena keeps the pages of its own thread's peak, so the kept
+# pages would grow with --jobs whatever the budget. Allocations here are whole columns, a few
+# dozen per shard, so one arena's lock is not contended. Read when pyarrow is first imported,
+# which is after this in a `partgames` process.
 os.environ.setdefault("JE_ARROW_MALLOC_CONF", "narenas:1,dirty_decay_ms:-1,muzzy_decay_ms:-1")
 
 

@@ -100,7 +100,19 @@ def _parser() -> argparse.ArgumentParser:
         description="Exhaustive combinatorial game theory on integer partitions (see README.md).",
     )
     sub = p.add_subparsers(dest="command", required=True)
+    _run_parser(sub)
+    _check_parser(sub)
+    _sql_parser(sub)
+    _verify_parser(sub)
+    _solve_parser(sub)
+    _search_parser(sub)
+    _draw_parser(sub)
+    _report_parser(sub)
+    return p
 
+
+def _run_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``run`` command's options."""
     r = sub.add_parser("run", help="compute and store the records of games for a range of n")
     r.add_argument("--games", default=DEFAULT_GAMES,
                    help=f"comma-separated game ids (default: the nine board games: {DEFAULT_GAMES})")
@@ -148,6 +160,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="with --scheduler: give up on a scheduler that does not answer after this long "
                         "(default 10)")
 
+
+def _check_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``check`` command's options."""
     c = sub.add_parser("check", help="check a store's files against the commit records of its (game, n)")
     c.add_argument("--results", default="results", help="results directory (default results/)")
     c.add_argument("--deep", action="store_true", help="hash every byte (default: sizes, changed files "
@@ -159,6 +174,9 @@ def _parser() -> argparse.ArgumentParser:
                         "their row counts match, and every (game, n) committed without a summary "
                         "the summary of its records")
 
+
+def _sql_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``sql`` command's options."""
     s = sub.add_parser("sql", help="run DuckDB SQL over the records (views: one per game, records)")
     s.add_argument("query", nargs="?", default=None,
                    help="SQL text, or @file.sql; none (or -): statements from standard input, "
@@ -167,6 +185,9 @@ def _parser() -> argparse.ArgumentParser:
     _n_range(s)
     s.add_argument("--format", choices=("table", "csv", "json"), default="table")
 
+
+def _verify_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``verify`` command's options."""
     v = sub.add_parser(
         "verify", help="check the statement catalogue in queries/ on the records",
         description="Check the statement catalogue in queries/ on the records. Memory: DuckDB's "
@@ -193,18 +214,27 @@ def _parser() -> argparse.ArgumentParser:
                    help="Markdown report path (default RESULTS/VERIFY.md; '-' for none); the results "
                         "as JSON go beside it (VERIFY.json)")
 
+
+def _solve_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``solve`` command's options."""
     o = sub.add_parser("solve", help="solve one start partition of board games now and print the records")
     o.add_argument("games", help="comma-separated game ids (board games, user movesets, rules games)")
     o.add_argument("parts", nargs="+", help="the partition: 5,3,3,1 or 5 3 3 1")
     o.add_argument("--format", choices=("table", "csv", "json"), default="table")
     _rules_option(o)
 
+
+def _search_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``search`` command's options."""
     q = sub.add_parser("search", help="run a search of queries/search/ and save its table")
     q.add_argument("name", nargs="?", help="search name (omit to list them)")
     q.add_argument("--results", default="results", help="results directory (default results/)")
     _n_range(q)
     q.add_argument("--format", choices=("table", "csv", "json"), default="table")
 
+
+def _draw_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``draw`` command's options."""
     d = sub.add_parser("draw", help="draw a board game's values on the boxes of a Young diagram")
     d.add_argument("game", help="board game id (lctr, king, a moveset such as '{(1,3),(3,1)}')")
     d.add_argument("parts", help="the partition, e.g. 8,7,6,5,5,2,1")
@@ -217,11 +247,13 @@ def _parser() -> argparse.ArgumentParser:
                    help="picture file, .svg, .png or .pdf (default: GAME-PARTS.svg here)")
     _rules_option(d)
 
+
+def _report_parser(sub: argparse._SubParsersAction) -> None:
+    """The ``report`` command's options."""
     o = sub.add_parser("report", help="one self-contained HTML file on a store: tables, charts, diagrams")
     o.add_argument("--results", default="results", help="results directory (default results/)")
     o.add_argument("--out", default=None, help="HTML file (default RESULTS/report.html)")
     _n_range(o)
-    return p
 
 
 def _rules_option(p: argparse.ArgumentParser) -> None:
@@ -284,7 +316,7 @@ def _register_solve(con) -> None:
     import duckdb
     import pyarrow as pa
 
-    from pipeline.games.single import check_partition, solve_record
+    from pipeline.games.single_partition import check_partition, solve_record
     from pipeline.schema import BOARD_SCHEMA
 
     def sql_type(t: pa.DataType):
@@ -332,7 +364,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"partgames: error: {exc}", file=sys.stderr)
         return 2
     # Each command imports only what it uses: sql, verify and search start without numba and
-    # the kernels (a one-line query on a small store: 0.79 -> 0.54 s), run without DuckDB.
+    # the kernels (docs/performance.md), run without DuckDB.
     try:
         return COMMANDS[args.command](args)
     except PartgamesError as exc:
@@ -540,7 +572,7 @@ def _solve(args: argparse.Namespace) -> int:
     """``partgames solve``: the records of one partition, solved now."""
     import pyarrow as pa
 
-    from pipeline.games.single import canonical_id, parse_partition, solve_table
+    from pipeline.games.single_partition import canonical_id, parse_partition, solve_table
     from pipeline.query import format_result
 
     _load_rules(args)

@@ -1,7 +1,7 @@
 """The families of partitions the papers' theorems speak of, generated member by member.
 
 A family run (``partgames run --family``) solves a family's members of each n with the
-single-partition solver (:mod:`pipeline.games.single`) instead of every partition of n. The
+single-partition solver (:mod:`pipeline.games.single_partition`) instead of every partition of n. The
 members are generated from their parameters (numba loops over the parameters, never a filter over
 all partitions of n). Definitions (docs/families.md, docs/definitions.md §1, the papers):
 

@@ -65,7 +65,7 @@ _LOCKDOWN = ("SET enable_external_access = false", "SET autoinstall_known_extens
              "SET autoload_known_extensions = false", "SET lock_configuration = true")
 
 
-def _connection() -> duckdb.DuckDBPyConnection:
+def condition_connection() -> duckdb.DuckDBPyConnection:
     """This thread's DuckDB connection for evaluating predicates (one thread each: the solver
     threads already use every core), with the macros of ``queries/macros.sql``, then locked
     down (:data:`_LOCKDOWN`)."""
@@ -153,7 +153,7 @@ def check_condition(text: str) -> None:
     if depth:
         raise KeepError(f"--keep {text!r}: not a SQL expression over the records' columns "
                         "(unbalanced parentheses)")
-    con = _connection()
+    con = condition_connection()
     tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [_wrapped(text)]).fetchall()[0][0])
     if tree.get("error"):
         raise KeepError(f"--keep {text!r}: not a SQL expression over the records' columns "
@@ -203,7 +203,7 @@ class KeepFilter:
         keep = KeepFilter(text)
         check_condition(text)
         for schema in schemas:
-            con = _connection()
+            con = condition_connection()
             empty = schema.empty_table()
             try:
                 con.register("shard", empty)
@@ -230,7 +230,7 @@ class KeepFilter:
         if self.keeps_none or not table.num_rows:
             return None
         check_condition(self.text)
-        con = _connection()
+        con = condition_connection()
         con.register("shard", table)
         try:
             mask = con.sql(_wrapped(self.text)).to_arrow_table()

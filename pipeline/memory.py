@@ -1,9 +1,9 @@
 """Uninitialised arrays from Arrow's memory pool, for the kernels' outputs and the writer's pages.
 
-A large numpy array is fresh pages from the OS every time (mmap), and touching them first cost
-about 50 ns per record at n = 72, 8–10 % of the moveset kernel (page faults; measured with
-`benchmarks/`). Arrow's pool (the run's: :func:`pipeline.runner.use_run_allocators`) keeps freed
-memory for the next shard, and Arrow columns made from these arrays are views of the same memory.
+A large numpy array is fresh pages from the OS every time (mmap), and touching them first costs
+page faults on every record (docs/performance.md). Arrow's pool (the run's:
+:func:`pipeline.runner.use_run_allocators`) keeps freed memory for the next shard, and Arrow
+columns made from these arrays are views of the same memory.
 """
 
 from __future__ import annotations

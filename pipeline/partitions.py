@@ -83,6 +83,16 @@ def plan_shards(n: int, max_records: int = 1 << 18) -> list[Shard]:
     """
     if n < 1:
         raise ValueError("n must be at least 1")
+    return _pack_subtrees(_subtrees(n, max_records), max_records)
+
+
+#: A subtree of the enumeration: (its prefix, records, Σ number of parts, Σ largest part).
+_Subtree = tuple[tuple[int, ...], int, int, int]
+
+
+def _subtrees(n: int, max_records: int) -> list[_Subtree]:
+    """The prefixes whose subtrees of partitions of n hold at most ``max_records`` records (or
+    are whole partitions), in the kernel's order: depth first, children in increasing order."""
     tab = completion_tables(n)
 
     def size(prefix: tuple[int, ...]) -> tuple[int, int, int]:
@@ -103,7 +113,7 @@ def plan_shards(n: int, max_records: int = 1 << 18) -> list[Shard]:
             ts.append(rem)
         return [prefix + (t,) for t in ts]
 
-    leaves: list[tuple[tuple[int, ...], int, int, int]] = []
+    leaves: list[_Subtree] = []
     stack = [()]
     while stack:  # depth first, children in increasing order: the kernel's own order
         prefix = stack.pop()
@@ -114,9 +124,14 @@ def plan_shards(n: int, max_records: int = 1 << 18) -> list[Shard]:
             leaves.append((prefix, c, parts, largest))
         else:
             stack.extend(reversed(children(prefix)))
+    return leaves
 
+
+def _pack_subtrees(leaves: list[_Subtree], max_records: int) -> list[Shard]:
+    """Consecutive subtrees packed into shards of at most ``max_records`` records (a larger
+    subtree, a whole partition's, alone)."""
     shards: list[Shard] = []
-    cur: list[tuple[tuple[int, ...], int, int, int]] = []
+    cur: list[_Subtree] = []
 
     def flush() -> None:
         if cur:

@@ -187,9 +187,9 @@ def read_grids(con: duckdb.DuckDBPyConnection, game: str, partitions: Sequence[t
 def solve_values(game: str, parts: Sequence[int], sizes: Iterable[int]) -> pa.Table:
     """The records (n, parts, sg, sg_misere) of ``game`` started at each sub-partition λ[i,j] of
     λ = ``parts`` whose size is in ``sizes``, solved by the single-partition solver
-    (:mod:`pipeline.games.single`, docs/families.md: memory O(cells), no bound on n but the
+    (:mod:`pipeline.games.single_partition`, docs/families.md: memory O(cells), no bound on n but the
     columns' types) rather than every partition of each n."""
-    from pipeline.games.single import solve_table
+    from pipeline.games.single_partition import solve_table
 
     wanted = set(sizes)
     by_n: dict[int, set[tuple[int, ...]]] = {}

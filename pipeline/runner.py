@@ -37,8 +37,8 @@ from pipeline.errors import PartgamesError
 from pipeline.games import MAX_N, Game, GameError, get_game
 from pipeline.games.columns import partition_columns
 from pipeline.games.selection import Selection, SelectionGame
-from pipeline.games.single import MAX_N as SINGLE_MAX_N
-from pipeline.games.single import SolveError
+from pipeline.games.single_partition import MAX_N as SINGLE_MAX_N
+from pipeline.games.single_partition import SolveError
 from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
 from pipeline.schema import PARTITION_COLUMNS
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 #: Records per shard, at most. A shard in memory takes about 150 bytes per record at n = 72.
 MAX_SHARD_RECORDS = 1 << 18
 #: Records of the shards in memory at once (being solved, or solved and being written), over all
-#: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`_RecordBudget`).
+#: solver threads: at most 2^20, about 150 MiB, whatever ``--jobs`` is (:class:`RecordBudget`).
 #: Without it a run's memory grows with the cores (docs/performance.md, "Measurements behind the
 #: code"). Two jobs (each holding at most two shards of 2^18 records) never wait.
 RECORDS_IN_MEMORY = 1 << 20
@@ -124,7 +124,7 @@ def limit_malloc_arenas() -> None:
     mallopt(ctypes.c_int(_M_ARENA_MAX), ctypes.c_int(MALLOC_ARENAS))
 
 
-class _RecordBudget:
+class RecordBudget:
     """Records of the shards in memory, over all solver threads, kept under a limit.
 
     A solver thread takes a shard's records before solving it and its writer gives them back once
@@ -295,7 +295,7 @@ def _shards_of(tasks: deque[Task], stop: threading.Event, serial_lock: threading
 
 def _solve_and_write_iter(
     store: Store, shards: Iterator[tuple[Game, int, int, int, _SharedShard | None]],
-    budget: _RecordBudget, stop: threading.Event, keep: KeepFilter = KEEP_ALL,
+    budget: RecordBudget, stop: threading.Event, keep: KeepFilter = KEEP_ALL,
 ) -> Iterator[ShardResult]:
     """Solve shards in order and write each one in a thread while the next one is solved.
 
@@ -417,29 +417,8 @@ def run(
     (``Game.partner_in``: LCTR and Downright) solves both in one kernel call unless
     ``solve_partners_together`` is False (local runs only).
     """
-    if min_n < 1:
-        raise RunError(f"--min-n must be at least 1 (got {min_n})")
-    if max_n < min_n:
-        raise RunError(f"--max-n ({max_n}) is below --min-n ({min_n})")
-    if selection is None and max_n > MAX_N:
-        raise RunError(f"--max-n {max_n} is beyond the supported bound {MAX_N}")
-    if selection is not None and max_n > SINGLE_MAX_N:
-        raise RunError(f"--max-n {max_n} is beyond n={SINGLE_MAX_N}, the largest the int16 columns "
-                       "n and parts hold")
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    if jobs < 1:
-        raise RunError(f"--jobs must be at least 1 (got {jobs})")
-    if max_records is not None and max_records < 1:
-        raise RunError("--shard-records must be at least 1")
-    games = resolve_games(game_ids)
-    if selection is not None:
-        if cluster is not None:
-            raise RunError("--family and --partitions runs are solved locally (no --scheduler)")
-        try:
-            games = [SelectionGame(g.game_id, selection) for g in games]
-        except SolveError as exc:
-            raise RunError(str(exc)) from exc
+    jobs = _checked_jobs(min_n, max_n, jobs, max_records, selection)
+    games = _run_games(game_ids, selection, cluster)
     try:
         keep_filter = KeepFilter.parse(keep, list({g.schema.to_string(): g.schema for g in games}.values()))
     except KeepError as exc:
@@ -462,6 +441,43 @@ def run(
         if locked:  # refused (its selection, --keep, the space) or failed before writing a record
             _undo_creation(store, existed, marked)
         raise
+
+
+def _checked_jobs(min_n: int, max_n: int, jobs: int | None, max_records: int | None,
+                  selection: Selection | None) -> int:
+    """The solver threads of a run (``jobs``, by default every core), once its range of n, its
+    threads and its records per shard are valid; a :class:`RunError` naming the option otherwise."""
+    if min_n < 1:
+        raise RunError(f"--min-n must be at least 1 (got {min_n})")
+    if max_n < min_n:
+        raise RunError(f"--max-n ({max_n}) is below --min-n ({min_n})")
+    if selection is None and max_n > MAX_N:
+        raise RunError(f"--max-n {max_n} is beyond the supported bound {MAX_N}")
+    if selection is not None and max_n > SINGLE_MAX_N:
+        raise RunError(f"--max-n {max_n} is beyond n={SINGLE_MAX_N}, the largest the int16 columns "
+                       "n and parts hold")
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if jobs < 1:
+        raise RunError(f"--jobs must be at least 1 (got {jobs})")
+    if max_records is not None and max_records < 1:
+        raise RunError("--shard-records must be at least 1")
+    return jobs
+
+
+def _run_games(game_ids: list[str], selection: Selection | None,
+               cluster: ClusterOptions | None) -> list[Game]:
+    """The games of a run: each game id's, or with a ``selection`` each one's
+    :class:`SelectionGame` (solved locally only)."""
+    games = resolve_games(game_ids)
+    if selection is not None:
+        if cluster is not None:
+            raise RunError("--family and --partitions runs are solved locally (no --scheduler)")
+        try:
+            games = [SelectionGame(g.game_id, selection) for g in games]
+        except SolveError as exc:
+            raise RunError(str(exc)) from exc
+    return games
 
 
 def _undo_creation(store: Store, existed: bool, marked: bool) -> None:
@@ -598,7 +614,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
 
     try:
         if cluster is None:
-            _solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
+            solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
         elif plan.tasks:
             from pipeline import cluster as dask_cluster  # Dask only for a cluster run
 
@@ -781,7 +797,7 @@ def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int,
     stop = threading.Event()
     shards = _shards_of(deque([(games, items)]), stop, threading.Lock())
     try:
-        return worker, list(_solve_and_write_iter(store, shards, _RecordBudget(RECORDS_IN_MEMORY), stop,
+        return worker, list(_solve_and_write_iter(store, shards, RecordBudget(RECORDS_IN_MEMORY), stop,
                                                   KeepFilter(keep)))
     finally:
         shards.close()
@@ -790,7 +806,7 @@ def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int,
 _THREAD_DONE = object()  # a solver thread's last message
 
 
-def _solve_all(store: Store, tasks: deque[Task], jobs: int,
+def solve_all(store: Store, tasks: deque[Task], jobs: int,
                record_done: Callable[[ShardResult], None], partners: bool = True,
                keep: KeepFilter = KEEP_ALL) -> None:
     """Solve and write every task in ``jobs`` solver threads; ``record_done`` runs in this (the
@@ -802,7 +818,7 @@ def _solve_all(store: Store, tasks: deque[Task], jobs: int,
     """
     stop = threading.Event()
     serial_lock = threading.Lock()
-    budget = _RecordBudget(RECORDS_IN_MEMORY)
+    budget = RecordBudget(RECORDS_IN_MEMORY)
     results: queue.SimpleQueue = queue.SimpleQueue()
 
     def solver() -> None:

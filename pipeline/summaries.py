@@ -180,7 +180,7 @@ def summarize_table(table: pa.Table) -> dict[str, Any]:
     parts = table.column("parts")
     parts = parts.combine_chunks() if parts.num_chunks != 1 else parts.chunk(0)
     # the column's own buffers (int32 offsets, int16 parts), not int64 copies: copying the parts
-    # cost more than all the summary's passes together (LCTR n = 100: 82 of 190 ns a record)
+    # costs more than all the summary's passes together (docs/performance.md)
     offsets = parts.offsets.to_numpy()
     values = parts.values.to_numpy()
 

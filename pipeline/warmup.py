@@ -47,13 +47,13 @@ def _kernel_signature(game: Game) -> tuple | None:
     from pipeline.games.moveset import MovesetGame
 
     if isinstance(game, MovesetGame):
-        if game._topleft:
-            return ("topleft",)
+        if game.lean_kernel:
+            return ("lctr_downright",)
         import numba
 
         # moveset.MovesetGame: one specialisation per type of the steps (a tuple of pairs, one
         # kernel per number of steps) and of the rays.
-        return ("moveset", str(numba.typeof(game._steps)), str(numba.typeof(game._rays)))
+        return ("moveset", str(numba.typeof(game.kernel_steps)), str(numba.typeof(game.kernel_rays)))
     if type(game).__name__ == "SlowNimGame":
         return ("slownim",)
     return None
@@ -85,7 +85,8 @@ def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tupl
 #: The modules that define the kernels of a run (every board game's, Slow SetNim's, the writer's);
 #: their kernels' stamps cover the files they depend on.
 KERNEL_MODULES = ("pipeline.partitions", "pipeline.games.cgh", "pipeline.games.walk",
-                  "pipeline.games.topleft", "pipeline.games.topleft_pair", "pipeline.games.moveset",
+                  "pipeline.games.lctr_downright", "pipeline.games.lctr_downright_pair",
+                  "pipeline.games.moveset",
                   "pipeline.games.columns", "pipeline.games.features", "pipeline.games.slownim",
                   "pipeline.summaries", "pipeline.parquet.encodings")
 

@@ -687,3 +687,63 @@ CREATE OR REPLACE MACRO record_key(n_, ordinal_) AS
 -- neither and sees every record.
 CREATE OR REPLACE MACRO verify_subject(n_) AS
     n_ BETWEEN coalesce(getvariable('subject_min_n'), 0) AND coalesce(getvariable('subject_max_n'), 32767);
+
+-- lower_covers(view, lo, hi) = the covering pairs λ ⋖ β of Young's lattice among the records of the
+-- view (or CTE) named `view`: each record β with lo <= n <= hi and verify_subject(n) beside the
+-- record λ of each β with one corner cell removed. Columns n, parts, height (β's) and smaller,
+-- smaller_height (λ's). Example: on a store of king n <= 3, β = [2,1] has the rows with smaller
+-- [1,1] and [2].
+CREATE OR REPLACE MACRO lower_covers(view_, lo_, hi_) AS TABLE
+    SELECT c_.n, c_.parts, c_.height, s_.parts AS smaller, s_.height AS smaller_height
+    FROM (
+        SELECT n, parts, height,
+               list_filter(list_transform(parts, lambda x_, k_: CASE WHEN k_ = i_ THEN x_ - 1 ELSE x_ END),
+                           lambda x_: x_ > 0)::SMALLINT[] AS smaller
+        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i_ FROM query_table(view_)
+              WHERE n BETWEEN lo_ AND hi_ AND verify_subject(n))
+        WHERE i_ = len(parts) OR parts[i_] > parts[i_ + 1]
+    ) AS c_
+    JOIN query_table(view_) AS s_ ON record_key(s_.n, s_.ordinal) = part_key(c_.smaller);
+
+-- witness_check(witnesses, records, positions) = the witnesses of chess.thm4_15 (the CTE named
+-- `witnesses`: game, parts, property 'domestic' or 'returnable', the claimed pair, and for a
+-- returnable one the move x → y and y) that are wrong: their record (from the CTE `records`:
+-- game, n, parts, sg, sg_misere, domestic, returnable) has the property or another pair, y is no
+-- move from x, y is terminal, or a move from y reaches a position with the claimed pair
+-- (`positions`: game, parts, sg, sg_misere of the records y's moves may reach). King, queen and
+-- rook moves (docs/definitions.md §2.2).
+CREATE OR REPLACE MACRO witness_check(witnesses_, records_, positions_) AS TABLE
+    WITH ymoves AS (
+        SELECT game, parts, y, unnest(CASE game
+            WHEN 'king' THEN [[0, 1], [1, 0], [1, 1]]
+            WHEN 'queen' THEN list_concat(list_transform(range(1, len(y)), lambda a: [a, 0]), list_transform(range(1, y[1]), lambda b: [0, b]), list_transform(range(1, least(len(y), y[1])), lambda k: [k, k]))
+            WHEN 'rook' THEN list_concat(list_transform(range(1, len(y)), lambda a: [a, 0]), list_transform(range(1, y[1]), lambda b: [0, b]))
+        END) AS mv
+        FROM query_table(witnesses_) WHERE y IS NOT NULL
+    ),
+    ychildren AS (
+        SELECT game, parts, list_filter(list_transform(y[mv[1] + 1:], lambda x: x - mv[2]), lambda x: x > 0)::SMALLINT[] AS child
+        FROM ymoves
+    ),
+    ypairs AS (
+        SELECT c.game, c.parts, list(c.child) FILTER (WHERE len(c.child) > 0) AS children,
+               list([a.sg, a.sg_misere]) FILTER (WHERE a.sg IS NOT NULL) AS child_pairs
+        FROM ychildren AS c LEFT JOIN query_table(positions_) AS a ON a.game = c.game AND a.parts = c.child
+        GROUP BY c.game, c.parts
+    ),
+    checked AS (
+        SELECT w.game, r.n, r.parts, w.property AS lacks_claimed, w.source, [r.sg, r.sg_misere] AS pair,
+               w.pair AS claimed_pair, CASE w.property WHEN 'domestic' THEN r.domestic ELSE r.returnable END AS has_property,
+               w.y, w.move,
+               w.y IS NOT NULL AND w.y::SMALLINT[] IS DISTINCT FROM
+                   list_filter(list_transform(w.parts[w.move[1] + 1:], lambda x: x - w.move[2]), lambda x: x > 0)::SMALLINT[]
+                   AS y_not_a_move,
+               w.y IS NOT NULL AND coalesce(len(yp.children), 0) = 0 AS y_terminal,
+               w.y IS NOT NULL AND list_contains(yp.child_pairs, w.pair::SMALLINT[]) AS y_moves_to_pair,
+               yp.child_pairs AS y_child_pairs
+        FROM query_table(witnesses_) AS w
+        JOIN query_table(records_) AS r ON r.game = w.game AND r.parts = w.parts::SMALLINT[]
+        LEFT JOIN ypairs AS yp ON yp.game = w.game AND yp.parts = w.parts
+    )
+    SELECT * FROM checked
+    WHERE has_property OR pair <> claimed_pair OR y_not_a_move OR y_terminal OR coalesce(y_moves_to_pair, false);

@@ -127,7 +127,7 @@ def test_ctrl_c_says_what_it_left(capsys, small_store: Path, tmp_path: Path, mon
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(runner, "_solve_all", interrupted)
+    monkeypatch.setattr(runner, "solve_all", interrupted)
     monkeypatch.setattr(verify_module, "run_statement", interrupted)
     where = ["--out", str(tmp_path / "r")] if command[0] == "run" else ["--results", str(small_store)]
     code, _, err = cli(capsys, *command, *where)

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pytest
 from harness import assert_store_consistent, cli
 
-from pipeline.keep import KeepError, KeepFilter, _connection
+from pipeline.keep import KeepError, KeepFilter, condition_connection
 from pipeline.schema import BOARD_SCHEMA
 from pipeline.storage import COMPLETE
 
@@ -72,7 +72,7 @@ def test_keep_accepts_expressions_over_the_columns_and_macros(capsys, tmp_path: 
 def test_the_keep_connection_reads_no_file_and_cannot_be_unlocked() -> None:
     import duckdb
 
-    con = _connection()
+    con = condition_connection()
     with pytest.raises(duckdb.Error, match="disabled"):
         con.execute(f"SELECT count(*) FROM read_csv('{PASSWD}')").fetchall()
     with pytest.raises(duckdb.Error, match="locked"):

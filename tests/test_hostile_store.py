@@ -350,7 +350,7 @@ def test_a_run_failing_before_its_first_shard_leaves_no_plan_or_store(tmp_path: 
     def fail(*_args, **_kw):
         raise runner.RunError("no shard solved")
 
-    monkeypatch.setattr(runner, "_solve_all", fail)
+    monkeypatch.setattr(runner, "solve_all", fail)
     new = tmp_path / "new"
     with pytest.raises(runner.RunError, match="no shard solved"):
         _run(new, max_n=8)

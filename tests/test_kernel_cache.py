@@ -134,7 +134,7 @@ def test_the_real_kernels_keys_follow_their_sources_only(tmp_path: Path) -> None
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     script = KEYS % (str(copy), str(tmp_path))
     before = _python(tmp_path, script)
-    assert {"pipeline.games.moveset.solve_moveset", "pipeline.games.topleft.solve_topleft",
+    assert {"pipeline.games.moveset.solve_moveset", "pipeline.games.lctr_downright.solve_lctr_downright",
             "pipeline.games.cgh.summarize", "pipeline.summaries._pairs_and_regions",
             "pipeline.parquet.encodings.integer_page"} <= set(before)
 
@@ -147,7 +147,7 @@ def test_the_real_kernels_keys_follow_their_sources_only(tmp_path: Path) -> None
     changed = {name for name in before if after[name] != before[name]}
     # The kernels that inline cgh.summarize (docs/architecture.md: every board game's walk).
     assert {"pipeline.games.cgh.summarize", "pipeline.games.moveset.solve_moveset",
-            "pipeline.games.topleft.solve_topleft"} <= changed
+            "pipeline.games.lctr_downright.solve_lctr_downright"} <= changed
     # ... and only kernels of cgh.py and of modules importing it: a kernel elsewhere keeps its
     # machine code.
     for name in changed:

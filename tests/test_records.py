@@ -163,13 +163,13 @@ def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
 
     from pipeline.games.columns import board_table
     from pipeline.games.moveset import solve_moveset
-    from pipeline.games.walk import output_arrays
+    from pipeline.games.walk import empty_outputs
 
     game = get_game(game_id)
     n = sum(parts)
     values = np.array(parts[::-1], dtype=np.int64)  # bottom row first
     offsets = np.array([0, len(parts)], dtype=np.int64)
-    out = output_arrays(1, len(parts), parts[0])
+    out = empty_outputs(1, len(parts), parts[0])
     w = (len(game.moveset.steps) + n * len(game.moveset.rays)) // 64 + 1
     got = solve_moveset(n, values, offsets, game.kernel_steps, game.kernel_rays, game.moveset.exits,
                         game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w,

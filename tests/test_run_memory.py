@@ -144,14 +144,14 @@ def test_shared_partition_columns_stay_within_the_record_budget(tmp_path: Path, 
             lent.append((weakref.ref(columns["parts"]), address(columns["parts"])))
         return columns
 
-    class Budget(runner._RecordBudget):
+    class Budget(runner.RecordBudget):
         def __init__(self, limit: int):
             super().__init__(limit)
             budgets.append(self)
 
     monkeypatch.setattr(MovesetGame, "solve_shard", solve)
     monkeypatch.setattr(runner, "partition_columns", lend)
-    monkeypatch.setattr(runner, "_RecordBudget", Budget)
+    monkeypatch.setattr(runner, "RecordBudget", Budget)
     monkeypatch.setattr(runner, "RECORDS_IN_MEMORY", 100)
     out = tmp_path / "budget" / "results"
     runner.run(games, min_n=16, max_n=20, out=str(out), jobs=4, progress=False, max_records=50)

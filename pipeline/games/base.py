@@ -73,7 +73,7 @@ class Game:
         """A game among ``games`` (of the same :attr:`record_order`) that this one solves in the
         same kernel call (:meth:`solve_shard_with`), or None. The runner asks a shard's first
         unsolved game for a partner among the games after it (LCTR and Downright:
-        :mod:`pipeline.games.topleft_pair`)."""
+        :mod:`pipeline.games.lctr_downright_pair`)."""
         return None
 
     def solve_shard_with(self, partner: Game, n: int, shard: int, max_records: int,

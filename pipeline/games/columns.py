@@ -165,7 +165,7 @@ def partition_columns(table: pa.Table) -> dict[str, pa.Array]:
 def board_table(n: int, out: KernelOutput,
                 partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
     """A walk kernel's output arrays (:mod:`pipeline.games.moveset`,
-    :mod:`pipeline.games.topleft_pair`: consecutive partitions of n in the walk's order) as a
+    :mod:`pipeline.games.lctr_downright_pair`: consecutive partitions of n in the walk's order) as a
     table with :data:`BOARD_SCHEMA` (see :func:`common_columns` for ``partition_columns``)."""
     return pa.Table.from_arrays(common_columns(n, out, partition_columns, walk_order=True),
                                 schema=BOARD_SCHEMA)

@@ -516,7 +516,7 @@ class GenericGame(Game):
             return BOARD_SCHEMA.empty_table()
         n = sum(partitions[0])
         if any(sum(lam) != n for lam in partitions):
-            from pipeline.games.single import SolveError
+            from pipeline.games.single_partition import SolveError
 
             raise SolveError("a table of records holds partitions of one n")
         values = np.fromiter((v for lam in partitions for v in lam), dtype=np.int64)

@@ -3,7 +3,7 @@
 
 An exhaustive run's (game, n) holds every partition of n; a selection's holds the members of n
 of the named families (:mod:`pipeline.families`), or the partitions of n listed in a file. Its
-records have the same schema and the same values (:mod:`pipeline.games.single`); the store says
+records have the same schema and the same values (:mod:`pipeline.games.single_partition`); the store says
 which selection each (game, n) holds (the commit record's ``selection``, the ``jobs`` view), and
 a store holds one selection or none (:func:`pipeline.runner.run` refuses to mix them).
 
@@ -25,13 +25,13 @@ from pipeline.errors import PartgamesError
 from pipeline.families import member_count, members
 from pipeline.games.base import Game
 from pipeline.games.columns import common_columns
-from pipeline.games.single import (
+from pipeline.games.single_partition import (
     SolveError,
     moveset_of,
     option_bound,
-    output_arrays,
     parse_partition,
     solve_partitions,
+    zeroed_outputs,
 )
 from pipeline.schema import BOARD_SCHEMA
 
@@ -187,6 +187,6 @@ class SelectionGame(Game):
         firsts = part_values[part_offsets[:-1]]
         rows = int(np.diff(part_offsets).max()) if b > a else 1
         words = option_bound(rows, int(firsts.max()) if b > a else 1, self._steps, self._rays) // 64 + 1
-        out = output_arrays(b - a, len(part_values), int(firsts.sum()))
+        out = zeroed_outputs(b - a, len(part_values), int(firsts.sum()))
         solve_partitions(part_values, part_offsets, self._steps, self._rays, self._exits, words, out)
         return pa.Table.from_arrays(common_columns(n, out, partition_columns), schema=BOARD_SCHEMA)

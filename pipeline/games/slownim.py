@@ -41,7 +41,7 @@ import pyarrow as pa
 from pipeline.games.base import Game, GameError
 from pipeline.games.cgh import sadd, summarize
 from pipeline.games.columns import common_columns, list_array
-from pipeline.games.walk import KernelOutput
+from pipeline.games.walk import KernelOutput, write_features
 from pipeline.schema import SLOWNIM_SCHEMA
 
 #: Largest number of stacks accepted: enough for every table of the paper, and it keeps the
@@ -378,64 +378,39 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
     stack to ⌊Σ/a⌋), ``odd_stacks`` and ``sum_mod`` per docs/definitions.md §2.3 / §8.3.
     """
     sg, sgm, nodes, leaves, height, andb, orb = values
-    (o_sg, o_sgm, o_nodes, o_leaves, o_states, o_height, o_flags,
-     o_parts, o_parts_off, o_conj, o_conj_off,
-     o_num_parts, o_largest, o_durfee, o_rank, o_distinct,
-     o_reduced, o_red, o_red_off, o_odd, o_summod) = out
     x = np.zeros(s, dtype=np.int64)
     r = np.zeros(s, dtype=np.int64)
     if a == 1:
         box = np.zeros(n + 2, dtype=np.int64)
     else:
-        _count_states(n, lo, hi, off, estart, edges, words, o_states)
+        _count_states(n, lo, hi, off, estart, edges, words, out.states)
     _unrank(lo, s, n, ctab, x)
     ppos = 0
     cpos = 0
     rpos = 0
-    o_parts_off[0] = 0
-    o_conj_off[0] = 0
-    o_red_off[0] = 0
+    out.parts_offsets[0] = 0
+    out.conjugate_offsets[0] = 0
+    out.reduced_offsets[0] = 0
     for k in range(hi - lo):
         p = off[n] + lo + k
-        o_sg[k] = sg[p]
-        o_sgm[k] = sgm[p]
-        o_nodes[k] = nodes[p]
-        o_leaves[k] = leaves[p]
-        o_height[k] = height[p]
+        out.sg[k] = sg[p]
+        out.sg_misere[k] = sgm[p]
+        out.nodes[k] = nodes[p]
+        out.leaves[k] = leaves[p]
+        out.height[k] = height[p]
         fl = andb[p]
         for f in range(6):
-            o_flags[f, k] = (fl >> f) & 1
+            out.flags[f, k] = (fl >> f) & 1
         if a == 1:
-            o_states[k] = _count_dominated(x, s, box)
+            out.states[k] = _count_dominated(x, s, box)
         # ---- features of the nonzero parts (docs/definitions.md §1) ----
         depth = 0
         while depth < s and x[depth] > 0:
-            o_parts[ppos] = x[depth]
-            ppos += 1
             depth += 1
-        o_parts_off[k + 1] = ppos
+        ppos, cpos = write_features(k, x, depth, ppos, cpos, out)
         largest = x[0]
-        for c in range(largest):
-            col = 0
-            while col < depth and x[col] > c:
-                col += 1
-            o_conj[cpos] = col
-            cpos += 1
-        o_conj_off[k + 1] = cpos
-        durfee = 0
-        while durfee < depth and x[durfee] >= durfee + 1:
-            durfee += 1
-        distinct = 0
-        for t in range(depth):
-            if t == 0 or x[t] != x[t - 1]:
-                distinct += 1
-        o_num_parts[k] = depth
-        o_largest[k] = largest
-        o_durfee[k] = durfee
-        o_rank[k] = largest - depth
-        o_distinct[k] = distinct
         # ---- reduction (NIRB, Algorithm 1) ----
-        o_reduced[k] = a * largest <= n
+        out.reduced[k] = a * largest <= n
         for t in range(s):
             r[t] = x[t]
         total = n
@@ -449,13 +424,13 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
         odd = 0
         for t in range(s):
             if r[t] > 0:
-                o_red[rpos] = r[t]
+                out.reduced_parts[rpos] = r[t]
                 rpos += 1
             if r[t] % 2 == 1:
                 odd += 1
-        o_red_off[k + 1] = rpos
-        o_odd[k] = odd
-        o_summod[k] = total % (2 * a)
+        out.reduced_offsets[k + 1] = rpos
+        out.odd_stacks[k] = odd
+        out.sum_mod[k] = total % (2 * a)
         _next_partition(x, s)
     return hi - lo
 
@@ -637,7 +612,7 @@ class SlowNimGame(Game):
         if not 0 <= lo < hi:
             raise ValueError(f"{self.game_id} n={n}: no shard {shard}")
         records = hi - lo
-        out = _output_arrays(records, self.stacks, n)
+        out = _zeroed_outputs(records, self.stacks, n)
         got = _records(n, lo, hi, self.stacks, self.moves[0], solved.ctab, solved.off, solved.values,
                        solved.estart, solved.edges, self._words(records, int(solved.off[n + 1])), out)
         if got != records:
@@ -660,7 +635,7 @@ SlowNimOutput = NamedTuple("SlowNimOutput", [*KernelOutput.__annotations__.items
     "odd_stacks": np.ndarray, "sum_mod": np.ndarray}.items()])
 
 
-def _output_arrays(records: int, s: int, n: int) -> SlowNimOutput:
+def _zeroed_outputs(records: int, s: int, n: int) -> SlowNimOutput:
     i64 = np.int64
     parts = records * min(s, n)
     return SlowNimOutput(

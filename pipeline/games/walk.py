@@ -1,14 +1,16 @@
 """The walk helpers every board-game kernel uses (:mod:`pipeline.games.moveset`,
-:mod:`pipeline.games.topleft`, :mod:`pipeline.games.topleft_pair`): the interning of
+:mod:`pipeline.games.lctr_downright`, :mod:`pipeline.games.lctr_downright_pair`): the interning of
 sub-partitions that counts ``states`` (docs/definitions.md §4), the per-row bookkeeping of the
 walk of :mod:`pipeline.partitions`, the record features (docs/definitions.md §1), the walk's
-working arrays and the kernels' output arrays.
+working arrays and the kernels' output arrays; and the record features of a partition given
+whole (:func:`write_features`), for the kernels that do not walk (Slow SetNim, the
+single-partition solver).
 
 The kernels walk the partitions of n bottom row first (:func:`pipeline.partitions.walk_next`):
 a PUSH solves a new row above the ones kept, a POP drops the top row and undoes what it
 interned, an EMIT writes the record of the partition the rows form.
 
->>> out = output_arrays(3, 6, 3)
+>>> out = empty_outputs(3, 6, 3)
 >>> out.sg.shape, out.parts.shape, out.parts_offsets.shape   # parts with FEATURE_BLOCK to spare
 ((3,), (22,), (4,))
 """
@@ -60,7 +62,7 @@ def undo_entries(down_to, index, entries):  # pragma: no cover
 #: multiple of the vector width has no scalar remainder, and its exit is mispredicted less often
 #: (docs/performance.md, "Measurements behind the code"). A row or a record may so
 #: write up to FEATURE_BLOCK - 1 entries past its end: ``conj_rows``, ``parts_rev`` and the parts
-#: and conjugate outputs (:func:`output_arrays`) have that much room to spare, what lands past
+#: and conjugate outputs (:func:`empty_outputs`) have that much room to spare, what lands past
 #: a record is overwritten by the next one, and :func:`clear_feature_slack` clears it after the last.
 FEATURE_BLOCK = 16
 
@@ -129,27 +131,23 @@ def push_row(
 
 
 @numba.njit(cache=True, inline="always")
-def emit_features(
-    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-    out_parts, out_parts_off, out_conj, out_conj_off,
-    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-):  # pragma: no cover
-    """Write the features (docs/definitions.md §1) of the partition rows[:depth] as record ``rec``.
+def emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos, out):  # pragma: no cover
+    """Write the features (docs/definitions.md §1) of the partition rows[:depth] as record ``rec``
+    of ``out`` (a :class:`KernelOutput`).
 
     Returns the new write positions in the parts and conjugate values.
     """
     # Unsigned indices throughout: numba adds no negative-index fix-up, so the two copies below
-    # become plain vector copies (with the fix-ups, every element's address was computed
-    # apart; profiled).
+    # are plain vector copies (docs/performance.md, "Measurements behind the code").
     u = np.uint64
     kt = u(depth - 1)
     first = u(parts_rev.shape[0] - FEATURE_BLOCK - depth)
     dst = u(ppos)
     for i in range(_blocks(depth)):  # loops, not slices: a slice is a reference-counted view
-        out_parts[dst + i] = parts_rev[first + i]
+        out.parts[dst + i] = parts_rev[first + i]
     ppos += depth
     r = u(rec)
-    out_parts_off[r + u(1)] = ppos
+    out.parts_offsets[r + u(1)] = ppos
     largest = rows[kt]
     # The conjugate, from the row below's as push_features builds a row's (whether or not it
     # built row kt's, see its ``completes``): one more in each column below, then 1s.
@@ -158,32 +156,96 @@ def emit_features(
     if depth > 1:
         kb = kt - u(1)
         for c in range(_blocks(below)):
-            out_conj[dst + c] = conj_rows[kb, c] + 1
+            out.conjugate[dst + c] = conj_rows[kb, c] + 1
     for c in range(u(below), u(below) + _blocks(largest - below)):  # over the junk past below
-        out_conj[dst + c] = 1
+        out.conjugate[dst + c] = 1
     cpos += largest
-    out_conj_off[r + u(1)] = cpos
-    durfee = 0
-    while durfee < depth and rows[depth - 1 - durfee] >= durfee + 1:
-        durfee += 1
-    out_num_parts[r] = depth
-    out_largest[r] = largest
-    out_durfee[r] = durfee
-    out_rank[r] = largest - depth
-    out_distinct[r] = sizes_below[u(depth)]
+    out.conjugate_offsets[r + u(1)] = cpos
+    # The parts, largest first, are parts_rev's ``depth`` entries before its slack (see push_features).
+    durfee = durfee_size(parts_rev, parts_rev.shape[0] - FEATURE_BLOCK - depth, depth)
+    write_shape(out, r, depth, largest, durfee, sizes_below[u(depth)])
     return ppos, cpos
+
+
+@numba.njit(cache=True, inline="always")
+def durfee_size(parts, first, depth):  # pragma: no cover
+    """The side of the Durfee square of the partition ``parts[first:first + depth]`` (largest
+    part first): the largest d with d parts ≥ d (docs/definitions.md §1)."""
+    durfee = 0
+    while durfee < depth and parts[first + durfee] >= durfee + 1:
+        durfee += 1
+    return durfee
+
+
+@numba.njit(cache=True, inline="always")
+def write_shape(out, r, depth, largest, durfee, distinct):  # pragma: no cover
+    """The scalar features of record ``r`` of ``out`` (a :class:`KernelOutput`): ``num_parts``,
+    ``largest``, ``durfee``, ``rank`` (largest − num_parts) and ``distinct_sizes``
+    (docs/definitions.md §1)."""
+    out.num_parts[r] = depth
+    out.largest[r] = largest
+    out.durfee[r] = durfee
+    out.rank[r] = largest - depth
+    out.distinct_sizes[r] = distinct
+
+
+@numba.njit(cache=True, inline="always")
+def write_features(rec, parts, depth, ppos, cpos, out):  # pragma: no cover
+    """Write the features (docs/definitions.md §1) of the partition ``parts[:depth]`` (largest
+    part first, every part positive) as record ``rec`` of ``out`` (a :class:`KernelOutput`),
+    its parts at ``ppos`` and its conjugate at ``cpos``; returns the new ``ppos``, ``cpos``.
+
+    The features for a kernel that reaches its positions one by one (Slow SetNim, the
+    single-partition solver); the walk kernels build them row by row (:func:`emit_features`).
+    """
+    for i in range(depth):
+        out.parts[ppos + i] = parts[i]
+    ppos += depth
+    out.parts_offsets[rec + 1] = ppos
+    largest = parts[0]
+    # The conjugate's part c counts the parts > c: as c grows, the count only drops.
+    count = depth
+    for c in range(largest):
+        while count > 0 and parts[count - 1] <= c:
+            count -= 1
+        out.conjugate[cpos + c] = count
+    cpos += largest
+    out.conjugate_offsets[rec + 1] = cpos
+    distinct = 0
+    for i in range(depth):
+        if i == 0 or parts[i] != parts[i - 1]:
+            distinct += 1
+    write_shape(out, rec, depth, largest, durfee_size(parts, 0, depth), distinct)
+    return ppos, cpos
+
+
+class WalkArrays(NamedTuple):
+    """The walk's working arrays (:func:`walk_arrays`), read by name."""
+
+    index: np.ndarray  # index[child, length]: the interned id (see intern); [-1, 0] stack height
+    entries: np.ndarray  # the interning stack (see intern)
+    rows: np.ndarray  # the diagram's rows, bottom first
+    sums: np.ndarray  # sums[k] = rows[0] + … + rows[k-1]
+    nxt: np.ndarray  # the walk's state (pipeline.partitions.walk_next)
+    st: np.ndarray
+    distinct_below: np.ndarray  # see push_row
+    gap_below: np.ndarray
+    entries_below: np.ndarray  # the interning stack's height before row k
+    conj_rows: np.ndarray  # see push_features
+    sizes_below: np.ndarray
+    parts_rev: np.ndarray
 
 
 @numba.njit(cache=True)
 def walk_arrays(size):  # pragma: no cover
-    """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns: the
-    interning table of sub-partitions and its entry stack (see
+    """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns, as a
+    :class:`WalkArrays`: the interning table of sub-partitions and its entry stack (see
     :func:`intern`), the rows and their sums, the walk's state
     (:func:`pipeline.partitions.walk_next`), and the per-row bookkeeping of ``push_row``.
-    Shared by :mod:`pipeline.games.topleft` and :mod:`pipeline.games.topleft_pair`."""
+    Shared by :mod:`pipeline.games.lctr_downright` and :mod:`pipeline.games.lctr_downright_pair`."""
     ids = 2 * size + 1
-    return (
-        np.zeros((ids + 1, size), dtype=np.int32),  # index[child, length]; [-1, 0] stack height
+    return WalkArrays(
+        np.zeros((ids + 1, size), dtype=np.int32),  # index
         np.zeros((2, size), dtype=np.int64),  # entries
         np.zeros(size, dtype=np.int64),  # rows
         np.zeros(size, dtype=np.int64),  # sums
@@ -221,9 +283,10 @@ class KernelOutput(NamedTuple):
     distinct_sizes: np.ndarray
 
 
-def output_arrays(records: int, part_values: int, largest_values: int,
+def empty_outputs(records: int, part_values: int, largest_values: int,
                   features: bool = True) -> KernelOutput:
-    """The kernels' output arrays; the features' (parts … distinct_sizes) empty unless
+    """The kernels' output arrays, uninitialised (from :func:`pipeline.memory.pool_array`: a
+    kernel writes every entry it is read at); the features' (parts … distinct_sizes) empty unless
     ``features``, and the parts and conjugate values with FEATURE_BLOCK entries to spare (the
     kernels write them in blocks; the values end at the last offset)."""
     i64 = np.int64

@@ -104,8 +104,8 @@ def page_header_fields(kind: int, uncompressed: int, compressed: int, num_values
 
 def page_header(kind: int, uncompressed: int, compressed: int, num_values: int, encoding: int) -> bytes:
     """``encode_struct(page_header_fields(...))`` written out: a shard has about 35 pages, and the
-    generic encoder's calls per field were a large part of a shard's fixed cost of writing (profiled;
-    with the footer cache, 2.14 -> 1.74 ms per shard).
+    generic encoder's calls per field are a large part of a shard's fixed cost of writing
+    (docs/performance.md).
     Field headers are (id delta << 4) | type: 0x15 an i32 one id on, 0x2C / 0x4C a struct two /
     four ids on; 0x00 ends a struct. tests/test_parquet.py checks it against the generic form."""
     head = b"\x15" + zigzag(kind) + b"\x15" + zigzag(uncompressed) + b"\x15" + zigzag(compressed)
@@ -154,7 +154,7 @@ _FOOTERS: dict[bytes, tuple[list[bytes], bytes]] = {}  # by serialized Arrow sch
 def schema_footer(schema: pa.Schema) -> tuple[list[bytes], bytes]:
     """The footer's schema elements and its ``ARROW:schema`` key-value, Thrift-encoded once per
     schema (metadata included): every shard of a game has the same, and encoding them in Python
-    was a large part of a shard's fixed cost of writing (profiled)."""
+    is a large part of a shard's fixed cost of writing (docs/performance.md)."""
     arrow_schema = schema.serialize().to_pybytes()
     footer = _FOOTERS.get(arrow_schema)
     if footer is None:  # threads racing here compute the same value

@@ -16,84 +16,20 @@
 --   UNION ALL SELECT n FROM rook WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
 --   UNION ALL SELECT n FROM queen WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
 WITH pairs AS (
-    SELECT 'downright' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM downright WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN downright AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'downright' AS game, * FROM lower_covers('downright', 2, 40)
     UNION ALL
-    SELECT 'pawn' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM pawn WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN pawn AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'pawn' AS game, * FROM lower_covers('pawn', 2, 40)
     UNION ALL
-    SELECT 'pawn_t' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM pawn_t WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN pawn_t AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'pawn_t' AS game, * FROM lower_covers('pawn_t', 2, 40)
     UNION ALL
-    SELECT 'knight' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM knight WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN knight AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'knight' AS game, * FROM lower_covers('knight', 2, 40)
     UNION ALL
-    SELECT 'bishop' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM bishop WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN bishop AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'bishop' AS game, * FROM lower_covers('bishop', 2, 40)
     UNION ALL
-    SELECT 'king' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM king WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN king AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'king' AS game, * FROM lower_covers('king', 2, 40)
     UNION ALL
-    SELECT 'rook' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM rook WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN rook AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'rook' AS game, * FROM lower_covers('rook', 2, 40)
     UNION ALL
-    SELECT 'queen' AS game, c.n, c.parts, c.height, s.parts AS smaller, s.height AS smaller_height
-    FROM (
-        SELECT n, parts, height,
-               list_filter(list_transform(parts, lambda x, k: CASE WHEN k = i THEN x - 1 ELSE x END),
-                           lambda x: x > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i FROM queen WHERE n BETWEEN 2 AND 40 AND verify_subject(n))
-        WHERE i = len(parts) OR parts[i] > parts[i + 1]
-    ) AS c
-    JOIN queen AS s ON record_key(s.n, s.ordinal) = part_key(c.smaller)
+    SELECT 'queen' AS game, * FROM lower_covers('queen', 2, 40)
 )
 SELECT * FROM pairs WHERE smaller_height > height

@@ -46,47 +46,14 @@ r AS (
     UNION ALL
     SELECT 'king' AS game, n, parts, sg, sg_misere, domestic, returnable FROM king WHERE n IN (28, 32)
 ),
-ymoves AS (
-    SELECT game, parts, y, unnest(CASE game
-        WHEN 'king' THEN [[0, 1], [1, 0], [1, 1]]
-        WHEN 'queen' THEN list_concat(list_transform(range(1, len(y)), lambda a: [a, 0]), list_transform(range(1, y[1]), lambda b: [0, b]), list_transform(range(1, least(len(y), y[1])), lambda k: [k, k]))
-        WHEN 'rook' THEN list_concat(list_transform(range(1, len(y)), lambda a: [a, 0]), list_transform(range(1, y[1]), lambda b: [0, b]))
-    END) AS mv
-    FROM w WHERE y IS NOT NULL
-),
-ychildren AS (
-    SELECT game, parts, list_filter(list_transform(y[mv[1] + 1:], lambda x: x - mv[2]), lambda x: x > 0)::SMALLINT[] AS child
-    FROM ymoves
-),
 allrec AS (
     SELECT 'king' AS game, parts, sg, sg_misere FROM king
     UNION ALL
     SELECT 'queen' AS game, parts, sg, sg_misere FROM queen
     UNION ALL
     SELECT 'rook' AS game, parts, sg, sg_misere FROM rook
-),
-ypairs AS (
-    SELECT c.game, c.parts, list(c.child) FILTER (WHERE len(c.child) > 0) AS children,
-           list([a.sg, a.sg_misere]) FILTER (WHERE a.sg IS NOT NULL) AS child_pairs
-    FROM ychildren AS c LEFT JOIN allrec AS a ON a.game = c.game AND a.parts = c.child
-    GROUP BY c.game, c.parts
-),
-checked AS (
-    SELECT w.game, r.n, r.parts, w.property AS lacks_claimed, w.source, [r.sg, r.sg_misere] AS pair,
-           w.pair AS claimed_pair, CASE w.property WHEN 'domestic' THEN r.domestic ELSE r.returnable END AS has_property,
-           w.y, w.move,
-           w.y IS NOT NULL AND w.y::SMALLINT[] IS DISTINCT FROM
-               list_filter(list_transform(w.parts[w.move[1] + 1:], lambda x: x - w.move[2]), lambda x: x > 0)::SMALLINT[]
-               AS y_not_a_move,
-           w.y IS NOT NULL AND coalesce(len(yp.children), 0) = 0 AS y_terminal,
-           w.y IS NOT NULL AND list_contains(yp.child_pairs, w.pair::SMALLINT[]) AS y_moves_to_pair,
-           yp.child_pairs AS y_child_pairs
-    FROM w
-    JOIN r ON r.game = w.game AND r.parts = w.parts::SMALLINT[]
-    LEFT JOIN ypairs AS yp ON yp.game = w.game AND yp.parts = w.parts
 )
-SELECT * FROM checked
-WHERE has_property OR pair <> claimed_pair OR y_not_a_move OR y_terminal OR coalesce(y_moves_to_pair, false)
+SELECT * FROM witness_check('w', 'r', 'allrec')
 -- printed form:
 WITH w(game, parts, property, pair, y, move, source) AS (VALUES
     ('rook', [5, 4, 4, 4], 'domestic', [4, 0], NULL, NULL, 'as printed'),
@@ -103,44 +70,11 @@ r AS (
     UNION ALL
     SELECT 'king' AS game, n, parts, sg, sg_misere, domestic, returnable FROM king WHERE n IN (30, 32)
 ),
-ymoves AS (
-    SELECT game, parts, y, unnest(CASE game
-        WHEN 'king' THEN [[0, 1], [1, 0], [1, 1]]
-        WHEN 'queen' THEN list_concat(list_transform(range(1, len(y)), lambda a: [a, 0]), list_transform(range(1, y[1]), lambda b: [0, b]), list_transform(range(1, least(len(y), y[1])), lambda k: [k, k]))
-        WHEN 'rook' THEN list_concat(list_transform(range(1, len(y)), lambda a: [a, 0]), list_transform(range(1, y[1]), lambda b: [0, b]))
-    END) AS mv
-    FROM w WHERE y IS NOT NULL
-),
-ychildren AS (
-    SELECT game, parts, list_filter(list_transform(y[mv[1] + 1:], lambda x: x - mv[2]), lambda x: x > 0)::SMALLINT[] AS child
-    FROM ymoves
-),
 allrec AS (
     SELECT 'king' AS game, parts, sg, sg_misere FROM king
     UNION ALL
     SELECT 'queen' AS game, parts, sg, sg_misere FROM queen
     UNION ALL
     SELECT 'rook' AS game, parts, sg, sg_misere FROM rook
-),
-ypairs AS (
-    SELECT c.game, c.parts, list(c.child) FILTER (WHERE len(c.child) > 0) AS children,
-           list([a.sg, a.sg_misere]) FILTER (WHERE a.sg IS NOT NULL) AS child_pairs
-    FROM ychildren AS c LEFT JOIN allrec AS a ON a.game = c.game AND a.parts = c.child
-    GROUP BY c.game, c.parts
-),
-checked AS (
-    SELECT w.game, r.n, r.parts, w.property AS lacks_claimed, w.source, [r.sg, r.sg_misere] AS pair,
-           w.pair AS claimed_pair, CASE w.property WHEN 'domestic' THEN r.domestic ELSE r.returnable END AS has_property,
-           w.y, w.move,
-           w.y IS NOT NULL AND w.y::SMALLINT[] IS DISTINCT FROM
-               list_filter(list_transform(w.parts[w.move[1] + 1:], lambda x: x - w.move[2]), lambda x: x > 0)::SMALLINT[]
-               AS y_not_a_move,
-           w.y IS NOT NULL AND coalesce(len(yp.children), 0) = 0 AS y_terminal,
-           w.y IS NOT NULL AND list_contains(yp.child_pairs, w.pair::SMALLINT[]) AS y_moves_to_pair,
-           yp.child_pairs AS y_child_pairs
-    FROM w
-    JOIN r ON r.game = w.game AND r.parts = w.parts::SMALLINT[]
-    LEFT JOIN ypairs AS yp ON yp.game = w.game AND yp.parts = w.parts
 )
-SELECT * FROM checked
-WHERE has_property OR pair <> claimed_pair OR y_not_a_move OR y_terminal OR coalesce(y_moves_to_pair, false)
+SELECT * FROM witness_check('w', 'r', 'allrec')

@@ -1,4 +1,4 @@
-"""The single-partition solver (pipeline/games/single.py) gives the exhaustive run's records.
+"""The single-partition solver (pipeline/games/single_partition.py) gives the exhaustive run's records.
 
 Held to the exhaustive kernels (every partition of small n, and a seeded sample of partitions of
 n ≤ 60 taken from small shards), to the plain-Python reference at larger n (tests/reference.py),
@@ -16,7 +16,7 @@ import pytest
 import reference
 
 from pipeline.games import BOARD_GAMES, get_game
-from pipeline.games.single import MAX_N, SolveError, parse_partition, solve_record, solve_table
+from pipeline.games.single_partition import MAX_N, SolveError, parse_partition, solve_record, solve_table
 
 USER_MOVESETS = ("{(1,3),(3,1)}", "{(0,2),(1,2)+}")
 GAMES = BOARD_GAMES + USER_MOVESETS
@@ -160,7 +160,7 @@ def test_solve_command_and_sql_function(tmp_path) -> None:
 
 _PEAK = """
 import sys
-from pipeline.games.single import solve_record
+from pipeline.games.single_partition import solve_record
 
 def status(field):
     for line in open("/proc/self/status"):

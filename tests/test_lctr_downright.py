@@ -6,7 +6,7 @@ kernel equal to the general one (:func:`pipeline.games.moveset.solve_moveset`, i
 with the reference for every moveset) far beyond that: every partition of every n ≤ 36 in shards
 of a few records (so that the kernel often starts from a prefix that is already a whole
 partition), and whole n up to 60. And the pair kernel, which solves LCTR and Downright in one
-walk (:func:`pipeline.games.topleft_pair.solve_topleft_pair`), equal to the lean kernel run for
+walk (:func:`pipeline.games.lctr_downright_pair.solve_lctr_downright_pair`), equal to the lean kernel run for
 each game apart, on the same shards.
 """
 
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 from pipeline.games import get_game
+from pipeline.games.lctr_downright import solve_lctr_downright
+from pipeline.games.lctr_downright_pair import solve_lctr_downright_pair
 from pipeline.games.moveset import solve_moveset
-from pipeline.games.topleft import solve_topleft
-from pipeline.games.topleft_pair import solve_topleft_pair
-from pipeline.games.walk import output_arrays
+from pipeline.games.walk import empty_outputs
 from pipeline.partitions import flatten_prefixes
 
 OUTPUTS = (
@@ -35,11 +35,11 @@ def differences(game_id: str, n: int, max_records: int) -> list[tuple[int, str, 
     bad = []
     for spec in game.plan(n, max_records):
         values, offsets = flatten_prefixes(spec.prefixes)
-        general = output_arrays(spec.records, spec.part_values, spec.largest_values)
-        lean = output_arrays(spec.records, spec.part_values, spec.largest_values)
+        general = empty_outputs(spec.records, spec.part_values, spec.largest_values)
+        lean = empty_outputs(spec.records, spec.part_values, spec.largest_values)
         assert solve_moveset(n, values, offsets, game.kernel_steps, game.kernel_rays, ms.exits, True,
                              ms.reach_table(n), 1, ms.same_row_reach(), True, general) == spec.records
-        assert solve_topleft(n, values, offsets, ms.exits, True, lean) == spec.records
+        assert solve_lctr_downright(n, values, offsets, ms.exits, True, lean) == spec.records
         for name, a, b in zip(OUTPUTS, general, lean, strict=True):
             if not np.array_equal(a, b):
                 bad.append((spec.index, name, int(np.argwhere(a != b)[0][-1])))
@@ -55,18 +55,18 @@ def test_lean_kernel_equals_general_kernel(game_id: str) -> None:
 
 
 def test_lean_kernel_serves_exactly_its_movesets() -> None:
-    assert get_game("lctr")._topleft and get_game("downright")._topleft
-    assert get_game("{(0,1),(1,0)}")._topleft  # Downright written as a user moveset
+    assert get_game("lctr").lean_kernel and get_game("downright").lean_kernel
+    assert get_game("{(0,1),(1,0)}").lean_kernel  # Downright written as a user moveset
     for other in ("king", "pawn", "pawn_t", "knight", "rook", "queen", "bishop", "(0,1)+,(1,0)"):
-        assert not get_game(other)._topleft, other
+        assert not get_game(other).lean_kernel, other
 
 
-def test_topleft_doctests() -> None:
+def test_lctr_downright_doctests() -> None:
     import doctest
 
-    import pipeline.games.topleft
+    import pipeline.games.lctr_downright
 
-    assert doctest.testmod(pipeline.games.topleft).failed == 0
+    assert doctest.testmod(pipeline.games.lctr_downright).failed == 0
 
 
 def pair_differences(n: int, max_records: int, features: bool) -> list[tuple[int, str, str, int]]:
@@ -77,11 +77,11 @@ def pair_differences(n: int, max_records: int, features: bool) -> list[tuple[int
     for spec in get_game("lctr").plan(n, max_records):
         values, offsets = flatten_prefixes(spec.prefixes)
         shape = (spec.records, spec.part_values, spec.largest_values)
-        alone_l, alone_d = output_arrays(*shape, features), output_arrays(*shape, False)
-        pair_l, pair_d = output_arrays(*shape, features), output_arrays(*shape, False)
-        assert solve_topleft(n, values, offsets, True, features, alone_l) == spec.records
-        assert solve_topleft(n, values, offsets, False, False, alone_d) == spec.records
-        assert solve_topleft_pair(n, values, offsets, features, pair_l, pair_d) == spec.records
+        alone_l, alone_d = empty_outputs(*shape, features), empty_outputs(*shape, False)
+        pair_l, pair_d = empty_outputs(*shape, features), empty_outputs(*shape, False)
+        assert solve_lctr_downright(n, values, offsets, True, features, alone_l) == spec.records
+        assert solve_lctr_downright(n, values, offsets, False, False, alone_d) == spec.records
+        assert solve_lctr_downright_pair(n, values, offsets, features, pair_l, pair_d) == spec.records
         for game, alone, pair in (("lctr", alone_l, pair_l), ("downright", alone_d, pair_d)):
             for name, a, b in zip(OUTPUTS, alone, pair, strict=True):
                 if not np.array_equal(a, b):
@@ -108,9 +108,9 @@ def test_pair_kernel_partners() -> None:
     assert king.partner_in([lctr, downright]) is None
 
 
-def test_topleft_pair_doctests() -> None:
+def test_lctr_downright_pair_doctests() -> None:
     import doctest
 
-    import pipeline.games.topleft_pair
+    import pipeline.games.lctr_downright_pair
 
-    assert doctest.testmod(pipeline.games.topleft_pair).failed == 0
+    assert doctest.testmod(pipeline.games.lctr_downright_pair).failed == 0

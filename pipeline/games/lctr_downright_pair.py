@@ -2,22 +2,22 @@
 
 The two games have the same moves, {(0,1), (1,0)}: the piece on cell (i, j) moves down or right.
 They differ only off the diagram: an LCTR move may leave it, into the terminal position (), a
-Downright move may not (docs/definitions.md §2.1). Solving a run of both (the overnight run: every n ≤ 100)
-shard by shard with :func:`pipeline.games.topleft.solve_topleft` would do every shard twice, and
+Downright move may not (docs/definitions.md §2.1). Solving a run of both (every n ≤ 100)
+shard by shard with :func:`pipeline.games.lctr_downright.solve_lctr_downright` would do every shard twice, and
 the two solves repeat each other's walk, interning of sub-partitions (the games have the same ones: LCTR's
 ``states`` is Downright's + 1, for ()), record features and row bookkeeping. This kernel does
 that work once and keeps the games' values side by side:
 
 * **A cell's class is a pair class**, standing for (its LCTR class, its Downright class) in the
-  sense of :mod:`pipeline.games.topleft`. A pair class is a function of the pair classes of the
+  sense of :mod:`pipeline.games.lctr_downright`. A pair class is a function of the pair classes of the
   cell's two options (table ``pcombine``, filled on first use from the two games' own class
   tables), so the chain of lookups along a row, the latency that bounds a row's cost, is one
   chain, not two. A move off the diagram is the pair class (TERMINAL, ABSENT).
 * **Counts are kept per game**: nodes, leaves and longest play differ (an LCTR cell also counts
   the moves off the diagram), each in its own plane of the cell table, the one-row table and the
-  row aggregates, with the same recurrences as ``solve_topleft``.
+  row aggregates, with the same recurrences as ``solve_lctr_downright``.
 
-``tests/test_topleft.py`` holds every output array equal to the two games solved apart.
+``tests/test_lctr_downright.py`` holds every output array equal to the two games solved apart.
 
 >>> from pipeline.games import get_game
 >>> lctr, downright = solve_pair_shard(get_game("lctr"), get_game("downright"), 3, 0, 16)
@@ -34,7 +34,7 @@ import pyarrow as pa
 from pipeline.games.cgh import EMPTY_AND, EMPTY_OR, sadd
 from pipeline.games.columns import board_table
 from pipeline.games.columns import partition_columns as columns_of
-from pipeline.games.topleft import (
+from pipeline.games.lctr_downright import (
     ABSENT,
     C_AND,
     C_OR,
@@ -48,8 +48,8 @@ from pipeline.games.topleft import (
 from pipeline.games.walk import (
     clear_feature_slack,
     emit_features,
+    empty_outputs,
     intern,
-    output_arrays,
     push_row,
     undo_entries,
     walk_arrays,
@@ -57,7 +57,7 @@ from pipeline.games.walk import (
 from pipeline.partitions import DONE, POP, PUSH, flatten_prefixes, shared_depth, walk_next
 
 #: Room for pair classes. Each game has at most MAX_CLASSES classes; in the shards of n = 20 to
-#: 100 that the tests and the benchmark solve, far fewer pairs occur (see ``tests/test_topleft``).
+#: 100 that the tests and the benchmark solve, far fewer pairs occur (see ``tests/test_lctr_downright``).
 #: A kernel that would need more returns -1 and the caller raises.
 MAX_PAIRS = 256
 _PAIR_BITS = np.uint64(8)  # MAX_PAIRS = 2 ** _PAIR_BITS
@@ -66,7 +66,7 @@ _PAIR_BITS = np.uint64(8)  # MAX_PAIRS = 2 ** _PAIR_BITS
 #: nodes, leaves, longest play (LCTR at +0, Downright at +3).
 T_CLS, T_ID, T_NODES, T_LEAVES, T_HEIGHT = 0, 1, 2, 3, 4
 #: ``one[f, n − d]``: the one-row partition (d): its pair class, then per game (LCTR at +0,
-#: Downright at +5) nodes, leaves, longest play and the running sums of solve_topleft.
+#: Downright at +5) nodes, leaves, longest play and the running sums of solve_lctr_downright.
 O_CLS, O_NODES, O_LEAVES, O_HEIGHT, O_NSUM, O_HMAX = 0, 1, 2, 3, 4, 5
 #: ``row_agg[k, f]``: aggregates of row k for a completing row above it (Downright at +3).
 A_NODES, A_LEAVES, A_HEIGHT = 0, 1, 2
@@ -77,14 +77,14 @@ F_CLS = 0
 @numba.njit(cache=True, inline="always")
 def _pidx(pb, pr):  # pragma: no cover
     """Index of the pair classes (pb, pr) in the flat ``pcombine`` table; unsigned (see
-    :func:`pipeline.games.topleft.class_index`)."""
+    :func:`pipeline.games.lctr_downright.class_index`)."""
     return (np.uint64(pb) << _PAIR_BITS) | np.uint64(pr)
 
 
 @numba.njit(cache=True, inline="always")
 def _class_of(cb, cr, cls, combine, count):  # pragma: no cover
     """One game's class of a position whose options have that game's classes ``cb`` and ``cr``
-    (from its ``combine`` table, or :func:`pipeline.games.topleft.new_class`); -1 if full."""
+    (from its ``combine`` table, or :func:`pipeline.games.lctr_downright.new_class`); -1 if full."""
     c = np.int64(combine[class_index(cb, cr)])
     return c if c >= 0 else new_class(cb, cr, cls, combine, count)
 
@@ -94,7 +94,7 @@ def _new_pair(
     pb, pr, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d,
 ):  # pragma: no cover
     """The pair class of a position whose options have pair classes ``pb`` and ``pr``: each
-    game's class from its own table (:func:`pipeline.games.topleft.new_class`), then the pair
+    game's class from its own table (:func:`pipeline.games.lctr_downright.new_class`), then the pair
     found among the known ones or added, and entered into ``pcombine``. -1 if a table is full."""
     cl = _class_of(members[0, pb], members[0, pr], cls_l, comb_l, cnt_l)
     cd = _class_of(members[1, pb], members[1, pr], cls_d, comb_d, cnt_d)
@@ -120,7 +120,7 @@ def _new_pair(
 def _first_tail_cell(one, length, below_len, off):  # pragma: no cover
     """Pair class and both games' nodes, leaves, longest play of cell (·, below_len) of a row
     of ``length`` cells: the one-row partition (length − below_len), or a move off the diagram
-    if the row has no such cell (see :func:`pipeline.games.topleft._first_tail_cell`)."""
+    if the row has no such cell (see :func:`pipeline.games.lctr_downright._first_tail_cell`)."""
     if below_len < length:
         i = np.uint64(one.shape[1] - 1 - length + below_len)
         return (one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i],
@@ -144,7 +144,7 @@ def _solve_inner_row(
     kr, length, below_len, below_tail, tab, row_agg, one, off, members, pcombine, pcount,
     cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, entries, n,
 ):  # pragma: no cover
-    """Row ``kr`` for both games: :func:`pipeline.games.topleft._solve_inner_row` with a pair
+    """Row ``kr`` for both games: :func:`pipeline.games.lctr_downright._solve_inner_row` with a pair
     class per cell and each game's counts. Returns the row's new sub-partitions, -1 if a class
     table is full."""
     u = np.uint64
@@ -216,7 +216,7 @@ def _solve_top_row(
 ):  # pragma: no cover
     """The start cell of a row that completes a partition, for both games: one chain of pair
     class lookups, then each game's counts from the row below's aggregates (see
-    :func:`pipeline.games.topleft._solve_top_row`)."""
+    :func:`pipeline.games.lctr_downright._solve_top_row`)."""
     u = np.uint64
     rc, rn, rl, rh, rn2, rl2, rh2 = _first_tail_cell(one, length, below_len, off)
     uk = u(kr)
@@ -263,11 +263,11 @@ def _emit_values(r, kt, game, tab, members, cls, states, out):  # pragma: no cov
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
-def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d):  # pragma: no cover
+def solve_lctr_downright_pair(n, prefix_values, prefix_offsets, features, out_l, out_d):  # pragma: no cover
     """LCTR (records into ``out_l``, with its features if ``features``) and Downright (into
     ``out_d``, values only) for every partition of n below the prefixes, in one walk.
 
-    ``out_l`` and ``out_d`` as for :func:`pipeline.games.topleft.solve_topleft`. Returns the
+    ``out_l`` and ``out_d`` as for :func:`pipeline.games.lctr_downright.solve_lctr_downright`. Returns the
     number of records (of each game), or -1 if a class table overflowed.
     """
     size = n + 2
@@ -291,7 +291,7 @@ def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d)
     off = np.zeros(7, dtype=np.int64)
     off[1], off[2], off[3] = 1, 1, 0
     off[4], off[5], off[6] = 0, 0, -1
-    # One-row partitions (d) at index n - d, as in solve_topleft, both games.
+    # One-row partitions (d) at index n - d, as in solve_lctr_downright, both games.
     one = np.zeros((11, n + 1), dtype=np.int64)
     rc, rn, rl, rh, rn2, rl2, rh2 = off[0], off[1], off[2], off[3], off[4], off[5], off[6]
     for d in range(1, n + 1):
@@ -323,26 +323,23 @@ def solve_topleft_pair(n, prefix_values, prefix_offsets, features, out_l, out_d)
     return rec
 
 
-# _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
-# numba's reference counting put atomic increments and decrements around every inlined row
-# solver (the arguments they bind), a fifth of the time of topleft's kernel (perf; see
-# topleft._walk).
+# _nrt=False: as lctr_downright._walk (docs/performance.md).
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk):  # pragma: no cover
-    """The walk of :func:`solve_topleft_pair` over its allocated tables; same result."""
+    """The walk of :func:`solve_lctr_downright_pair` over its allocated tables; same result."""
     (tab, row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d,
      cnt_d) = tables
-    (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
-     sizes_below, parts_rev) = walk
-    (_, _, _, _, _, _, _, out_parts, out_parts_off, out_conj, out_conj_off,
-     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out_l
+    index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
+                                           walk.st)
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
+    conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
 
     rec = 0
     ppos = 0
     cpos = 0
     if features:
-        out_parts_off[0] = 0
-        out_conj_off[0] = 0
+        out_l.parts_offsets[0] = 0
+        out_l.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
         a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
         base = b0 - a0
@@ -399,16 +396,13 @@ def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk
             depth = st[0]
             kt = np.uint64(depth - 1)
             r = np.uint64(rec)
-            # distinct sub-partitions (see solve_topleft); LCTR also reaches ()
+            # distinct sub-partitions (see solve_lctr_downright); LCTR also reaches ()
             states = distinct_below[depth] + gap_below[depth]
             _emit_values(r, kt, 0, tab, members, cls_l, states + 1, out_l)
             _emit_values(r, kt, 1, tab, members, cls_d, states, out_d)
             if features:
-                ppos, cpos = emit_features(
-                    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-                    out_parts, out_parts_off, out_conj, out_conj_off,
-                    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-                )
+                ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
+                                           ppos, cpos, out_l)
             rec += 1
     return rec
 
@@ -423,12 +417,12 @@ def solve_pair_shard(lctr, downright, n: int, shard: int, max_records: int,
     spec = lctr.plan(n, max_records)[shard]
     values, offsets = flatten_prefixes(spec.prefixes)
     features = partition_columns is None
-    out_l = output_arrays(spec.records, spec.part_values, spec.largest_values, features)
-    out_d = output_arrays(spec.records, spec.part_values, spec.largest_values, False)
-    got = solve_topleft_pair(n, values, offsets, features, out_l, out_d)
+    out_l = empty_outputs(spec.records, spec.part_values, spec.largest_values, features)
+    out_d = empty_outputs(spec.records, spec.part_values, spec.largest_values, False)
+    got = solve_lctr_downright_pair(n, values, offsets, features, out_l, out_d)
     if got < 0:
         raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: more "
-                           "position classes than the kernel's tables hold (topleft_pair.MAX_PAIRS)")
+                           "position classes than the kernel's tables hold (lctr_downright_pair.MAX_PAIRS)")
     if got != spec.records:
         raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: {got} "
                            f"records, expected {spec.records}")

@@ -54,7 +54,7 @@ from pipeline.games.cgh import (
     summarize,
 )
 from pipeline.games.columns import common_columns
-from pipeline.games.walk import KernelOutput
+from pipeline.games.walk import KernelOutput, write_features
 from pipeline.schema import BOARD_SCHEMA
 
 #: Largest n: the ``n`` and ``parts`` columns are int16 (docs/definitions.md §6).
@@ -139,7 +139,7 @@ def _add_bit(v, shift, first, used, e_word, e_bits):  # pragma: no cover - compi
 @numba.njit(cache=True, nogil=True)
 def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma: no cover - compiled
     """Solve each partition ``values[offsets[p]:offsets[p+1]]`` (non-increasing, positive parts);
-    write record p into ``out`` (the 16 arrays of :func:`output_arrays`).
+    write record p into ``out`` (the 16 arrays of :func:`zeroed_outputs`).
 
     ``steps`` and ``rays`` are (k, 2) arrays of offsets (a rows down, b columns right); ``exits``:
     a step off the diagram goes to () (LCTR); ``words``: 64-bit words of an option bitset (more
@@ -153,13 +153,9 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     nonzero 64-bit words only, as entries (word index, bits) in a block of twice the line's
     length: memory O(cells · rays).
     """
-    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
-     out_parts, out_parts_off, out_conj, out_conj_off,
-     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     records = offsets.shape[0] - 1
     max_cells = 1
     max_rows = 1
-    max_cols = 1
     for p in range(records):
         a0, b0 = offsets[p], offsets[p + 1]
         cells = 0
@@ -167,8 +163,6 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
             cells += values[i]
         max_cells = max(max_cells, cells)
         max_rows = max(max_rows, b0 - a0)
-        if b0 > a0:
-            max_cols = max(max_cols, values[a0])
     n_steps = steps.shape[0]
     n_rays = rays.shape[0]
     nr = max(n_rays, 1)
@@ -190,11 +184,10 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     vals = np.empty(size, dtype=np.int64)
     count = np.zeros(1, dtype=np.int64)
     stamp = np.zeros(max_cells + 1, dtype=np.int64)
-    conj = np.zeros(max_cols, dtype=np.int64)
     ppos = 0
     cpos = 0
-    out_parts_off[0] = 0
-    out_conj_off[0] = 0
+    out.parts_offsets[0] = 0
+    out.conjugate_offsets[0] = 0
     for p in range(records):
         a0 = offsets[p]
         r = offsets[p + 1] - a0
@@ -353,42 +346,19 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
                     if stamp[ident] != token:
                         stamp[ident] = token
                         states += 1
-        out_sg[p] = cell[0, SG]
-        out_sgm[p] = cell[0, SGM]
-        out_nodes[p] = cell[0, NODES]
-        out_leaves[p] = cell[0, LEAVES]
-        out_height[p] = cell[0, HEIGHT]
+        out.sg[p] = cell[0, SG]
+        out.sg_misere[p] = cell[0, SGM]
+        out.nodes[p] = cell[0, NODES]
+        out.leaves[p] = cell[0, LEAVES]
+        out.height[p] = cell[0, HEIGHT]
         for f in range(6):
-            out_flags[f, p] = (cell[0, AND] >> f) & 1
-        out_states[p] = states + (1 if exits else 0)  # LCTR also reaches ()
-        # ---- features (docs/definitions.md §1) ----
-        for c in range(lam[0]):
-            conj[c] = 0
-        durfee = 0
-        distinct = 0
-        for i in range(r):
-            out_parts[ppos + i] = lam[i]
-            for c in range(lam[i]):
-                conj[c] += 1
-            if lam[i] >= i + 1:
-                durfee = i + 1
-            if i == 0 or lam[i] != lam[i - 1]:
-                distinct += 1
-        ppos += r
-        out_parts_off[p + 1] = ppos
-        for c in range(lam[0]):
-            out_conj[cpos + c] = conj[c]
-        cpos += lam[0]
-        out_conj_off[p + 1] = cpos
-        out_num_parts[p] = r
-        out_largest[p] = lam[0]
-        out_durfee[p] = durfee
-        out_rank[p] = lam[0] - r
-        out_distinct[p] = distinct
+            out.flags[f, p] = (cell[0, AND] >> f) & 1
+        out.states[p] = states + (1 if exits else 0)  # LCTR also reaches ()
+        ppos, cpos = write_features(p, lam, r, ppos, cpos, out)  # docs/definitions.md §1
     return records
 
 
-def output_arrays(records: int, part_values: int, largest_values: int) -> KernelOutput:
+def zeroed_outputs(records: int, part_values: int, largest_values: int) -> KernelOutput:
     """The output arrays of :func:`solve_partitions` (those of every board-game kernel,
     :class:`pipeline.games.walk.KernelOutput`), zeroed."""
     i64 = np.int64
@@ -412,7 +382,7 @@ def check_partition(parts: Sequence[int], what: str = "partition") -> tuple[int,
     >>> check_partition([1, 2])
     Traceback (most recent call last):
     ...
-    pipeline.games.single.SolveError: partition 1,2: parts must be non-increasing
+    pipeline.games.single_partition.SolveError: partition 1,2: parts must be non-increasing
     """
     lam = tuple(int(v) for v in parts)
     shown = ",".join(str(v) for v in lam)
@@ -505,7 +475,7 @@ def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     offsets = np.zeros(len(lams) + 1, dtype=np.int64)
     offsets[1:] = np.cumsum([len(lam) for lam in lams])
     words = option_bound(max(len(lam) for lam in lams), max(lam[0] for lam in lams), steps, rays) // 64 + 1
-    out = output_arrays(len(lams), len(values), sum(lam[0] for lam in lams))
+    out = zeroed_outputs(len(lams), len(values), sum(lam[0] for lam in lams))
     solve_partitions(values, offsets, steps, rays, exits, words, out)
     return pa.Table.from_arrays(common_columns(n, out), schema=BOARD_SCHEMA)
 

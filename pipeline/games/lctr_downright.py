@@ -2,8 +2,8 @@
 
 A move removes the top row or the left column of λ[i, j]: the piece on cell (i, j) moves to the
 cell below, (i+1, j), or to the right, (i, j+1). In LCTR a move may leave the diagram, into the
-terminal position (); in Downright it may not. These are the games of the two LCTR papers and
-of the overnight runs (every n ≤ 100), so they get their own kernel; the general moveset kernel
+terminal position (); in Downright it may not. These are the games of the two LCTR papers,
+run to every n ≤ 100, so they get their own kernel; the general moveset kernel
 (:func:`pipeline.games.moveset.solve_moveset`) solves them too, and the tests hold the two
 equal record for record.
 
@@ -71,7 +71,7 @@ _CLASS_BITS = np.uint64(6)  # MAX_CLASSES = 2 ** _CLASS_BITS
 C_SG, C_SGM, C_AND, C_OR = 0, 1, 2, 3
 #: ``tab[f, k, j]``: cell (k, j) of the walk's rows (k counted from the bottom row).
 T_CLS, T_NODES, T_LEAVES, T_HEIGHT, T_ID = 0, 1, 2, 3, 4
-#: ``one[f, n − d]``: the one-row partition (d), and running sums over it (see solve_topleft).
+#: ``one[f, n − d]``: the one-row partition (d), and running sums over it (see solve_lctr_downright).
 O_CLS, O_NODES, O_LEAVES, O_HEIGHT, O_NSUM, O_HMAX = 0, 1, 2, 3, 4, 5
 #: ``row_agg[k, f]``: aggregates of row k for the row that completes a partition above it.
 A_NODES, A_LEAVES, A_HEIGHT = 0, 1, 2
@@ -164,7 +164,7 @@ def _solve_inner_row(
     """
     u = np.uint64  # unsigned indices: see class_index
     start = n - length
-    # The tail's aggregates, from the one-row table's running sums (see solve_topleft).
+    # The tail's aggregates, from the one-row table's running sums (see solve_lctr_downright).
     nsum = one[O_NSUM, n] - one[O_NSUM, start + below_len]
     lsum = np.int64(0)
     for j in range(below_len, length):  # leaves are not summed ahead: they are rarely needed
@@ -263,7 +263,7 @@ def _solve_top_row(
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
-def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pragma: no cover
+def solve_lctr_downright(n, prefix_values, prefix_offsets, exits, features, out):  # pragma: no cover
     """Solve LCTR (``exits``) or Downright for every partition of n below the prefixes.
 
     Same contract as :func:`pipeline.games.moveset.solve_moveset`: one record per partition
@@ -317,25 +317,24 @@ def solve_topleft(n, prefix_values, prefix_offsets, exits, features, out):  # pr
 
 
 # _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
-# numba's reference counting put about twenty atomic increments and decrements per record around
-# the inlined row solvers (the arguments they bind), a fifth of the kernel's time (perf).
+# numba's reference counting puts atomic increments and decrements around the inlined row
+# solvers (the arguments they bind) on every record (docs/performance.md).
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, one, off, combine,
           cls, count, walk):  # pragma: no cover
-    """The walk of :func:`solve_topleft` over its allocated tables (``walk``: the arrays of
+    """The walk of :func:`solve_lctr_downright` over its allocated tables (``walk``: the arrays of
     :func:`pipeline.games.walk.walk_arrays`); same result."""
-    (out_sg, out_sgm, out_nodes, out_leaves, out_states, out_height, out_flags,
-     out_parts, out_parts_off, out_conj, out_conj_off,
-     out_num_parts, out_largest, out_durfee, out_rank, out_distinct) = out
     # Interning of sub-partitions, as in solve_moveset.
-    (index, entries, rows, sums, nxt, st, distinct_below, gap_below, entries_below, conj_rows,
-     sizes_below, parts_rev) = walk
+    index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
+                                           walk.st)
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
+    conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
     rec = 0
     ppos = 0
     cpos = 0
     if features:
-        out_parts_off[0] = 0
-        out_conj_off[0] = 0
+        out.parts_offsets[0] = 0
+        out.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
         a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
         base = b0 - a0
@@ -392,22 +391,19 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
             kt = np.uint64(depth - 1)  # unsigned indices: see class_index
             r = np.uint64(rec)
             c = np.uint64(tab[T_CLS, kt, 0])
-            out_sg[r] = cls[C_SG, c]
-            out_sgm[r] = cls[C_SGM, c]
-            out_nodes[r] = tab[T_NODES, kt, 0]
-            out_leaves[r] = tab[T_LEAVES, kt, 0]
-            out_height[r] = tab[T_HEIGHT, kt, 0]
+            out.sg[r] = cls[C_SG, c]
+            out.sg_misere[r] = cls[C_SGM, c]
+            out.nodes[r] = tab[T_NODES, kt, 0]
+            out.leaves[r] = tab[T_LEAVES, kt, 0]
+            out.height[r] = tab[T_HEIGHT, kt, 0]
             fl = cls[C_AND, c]
             for f in range(6):
-                out_flags[f, r] = (fl >> f) & 1
+                out.flags[f, r] = (fl >> f) & 1
             # distinct sub-partitions: ≥ 2 rows (interned), one-row ones (1)…(largest gap),
             # and () in LCTR
-            out_states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
+            out.states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
             if features:
-                ppos, cpos = emit_features(
-                    rec, depth, rows, conj_rows, sizes_below, parts_rev, ppos, cpos,
-                    out_parts, out_parts_off, out_conj, out_conj_off,
-                    out_num_parts, out_largest, out_durfee, out_rank, out_distinct,
-                )
+                ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
+                                           ppos, cpos, out)
             rec += 1
     return rec

@@ -235,6 +235,8 @@ def explain(exc: Exception, query: str | None = None) -> str:
     """
     text = str(exc)
     first = text.splitlines()[0] if text else type(exc).__name__
+    if text.startswith("Out of Memory"):
+        first += " (raise DuckDB's limit with --memory-limit, or restrict the query to fewer n with --max-n)"
     if "max_temp_directory_size" in text or "No space left on device" in text:
         first += (f" (the query outgrew the spill space, {SPILL_SHARE:.0%} of the free disk beside "
                   "the store: restrict it to fewer n with --max-n)")

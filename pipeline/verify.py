@@ -369,7 +369,9 @@ def run_statement(con: duckdb.DuckDBPyConnection, st: Statement, fused: Counts |
 class Counts:
     """What the shared scan counted for one statement in the predicate form: its domain rows and
     their n range, its counterexamples and its printed form's, its share of the scan's time, and
-    (``needs: followers``) the records of its domain left out because a neighbour's n is not held."""
+    (``needs: followers``) the records of its domain left out because a neighbour's n is not held;
+    ``error``: why its pass failed (DuckDB's memory, say), when it did: then it is an error, never
+    a count of what was not read."""
     rows: int = 0
     min_n: int | None = None
     max_n: int | None = None
@@ -377,6 +379,7 @@ class Counts:
     printed: int | None = None
     seconds: float = 0.0
     skipped: int = 0
+    error: str | None = None
 
     def add(self, rows: int, lo: int | None, hi: int | None, count: int, printed: int | None) -> None:
         self.rows += rows
@@ -489,7 +492,12 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
         bar = (progress.bar(f"{game} records: {len(sts)} statements", sum(c[2] for c in chunks))
                if progress else None)
         for lo, hi, size in chunks:
-            count(game, sts, f"{quote_name(game)} WHERE n BETWEEN {lo} AND {hi}")
+            try:
+                count(game, sts, f"{quote_name(game)} WHERE n BETWEEN {lo} AND {hi}")
+            except duckdb.Error as exc:  # its statements are errors; the other games go on
+                for st in sts:
+                    out[st.id].error = f"the scan of {game} n {lo}..{hi}: {explain(exc)}"
+                break
             if bar is not None:
                 bar.update(size)
         if bar is not None:
@@ -508,27 +516,45 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     bar = progress.bar(f"neighbourhoods: {len({st.id for sts, _ in nb.values() for st in sts})} statements",
                        total) if progress and nb else None
     files = record_files(con, list(nb))
-    for lo, hi, pieces in key_pieces(per_n, min(chunk_records, NEIGHBOURHOOD_RECORDS)):
-        from pipeline.games.features import neighbour_key_table  # numba: only here
+    size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
 
-        start = time.perf_counter()
-        keys = neighbour_key_table(pieces)
-        con.register(NEIGHBOUR_KEYS, keys)
-        share = (time.perf_counter() - start) / max(1, len(nb))
+    def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
+        """The game's records of ``ns`` with the keys registered: counted, or, when their joins
+        outgrow DuckDB's memory, counted in two halves of the keys' pieces."""
+        rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
+                                 _sources(files.get(game), keys, used[game]))
         try:
+            count(game, sts, f"({rows})")
+        except duckdb.OutOfMemoryException:
+            halves = split_pieces(_pieces_of(keys))
+            if len(halves) < 2:
+                raise
+            try:
+                for half in halves:
+                    with registered_keys(con, half) as sub:
+                        count_pass(game, sts, sorted({n for n, _, _ in half} & set(ns)), sub)
+            finally:  # the pass's own keys again, for the games after this one
+                con.register(NEIGHBOUR_KEYS, keys)
+
+    failed: set[str] = set()
+    for lo, hi, pieces in key_pieces(per_n, size):
+        start = time.perf_counter()
+        with registered_keys(con, pieces) as keys:
+            share = (time.perf_counter() - start) / max(1, len(nb))
             for game, (sts, by_n) in nb.items():
                 ns = [n for n in by_n if lo <= n <= hi]
-                if not ns:
+                if not ns or game in failed:
                     continue
                 for st in sts:
                     out[st.id].seconds += share / len(sts)
-                rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
-                                         _sources(files.get(game), keys, used[game]))
-                count(game, sts, f"({rows})")
+                try:
+                    count_pass(game, sts, ns, keys)
+                except duckdb.Error as exc:  # its statements are errors; the other games go on
+                    failed.add(game)
+                    for st in sts:
+                        out[st.id].error = f"the join pass over {game} n {min(ns)}..{max(ns)}: {explain(exc)}"
                 if bar is not None:
                     bar.update(sum(min(c, by_n.get(n, 0)) for n, _, c in pieces))
-        finally:
-            con.unregister(NEIGHBOUR_KEYS)
     if bar is not None:
         bar.close()
     return out
@@ -560,6 +586,91 @@ def _sources(files: RecordFiles | None, keys: object,
     if files is None:
         return None
     return {p: files.source(keys.column(f"{p}_key").to_numpy()) for p in used}
+
+
+@contextmanager
+def registered_keys(con: duckdb.DuckDBPyConnection, pieces: list[tuple[int, int, int]]) -> Iterator[object]:
+    """The neighbour keys of ``pieces`` (n, first ordinal, count) registered as
+    :data:`NEIGHBOUR_KEYS` while the block runs; the Arrow table is yielded."""
+    from pipeline.games.features import neighbour_key_table  # numba: only here
+
+    keys = neighbour_key_table(pieces)
+    con.register(NEIGHBOUR_KEYS, keys)
+    try:
+        yield keys
+    finally:
+        con.unregister(NEIGHBOUR_KEYS)
+
+
+def _pieces_of(keys: object) -> list[tuple[int, int, int]]:
+    """The pieces (n, first ordinal, count) whose keys the table ``keys`` holds, in its order."""
+    import numpy as np
+
+    n = keys.column("n").to_numpy()
+    ordinal = keys.column("ordinal").to_numpy()
+    if not len(n):
+        return []
+    cut = np.flatnonzero((np.diff(n) != 0) | (np.diff(ordinal) != 1)) + 1
+    starts = np.concatenate(([0], cut))
+    counts = np.diff(np.concatenate((starts, [len(n)])))
+    return [(int(n[a]), int(ordinal[a]), int(c)) for a, c in zip(starts, counts, strict=True)]
+
+
+def split_pieces(pieces: list[tuple[int, int, int]]) -> list[list[tuple[int, int, int]]]:
+    """``pieces`` (n, first ordinal, count) in two halves of about equal records (one, if a
+    single record).
+
+    >>> split_pieces([(5, 0, 7), (6, 0, 11)])
+    [[(5, 0, 7), (6, 0, 2)], [(6, 2, 9)]]
+    >>> split_pieces([(9, 4, 1)])
+    [[(9, 4, 1)]]
+    """
+    total = sum(c for _, _, c in pieces)
+    if total < 2:
+        return [pieces]
+    half, first, second = total // 2, [], []
+    for n, s, c in pieces:
+        room = half - sum(x for _, _, x in first)
+        if room >= c:
+            first.append((n, s, c))
+        elif room > 0:
+            first.append((n, s, room))
+            second.append((n, s + room, c - room))
+        else:
+            second.append((n, s, c))
+    return [first, second]
+
+
+#: The share of DuckDB's memory limit a pass's join hash tables may take (:func:`pass_records`).
+PASS_MEMORY_SHARE = 0.4
+
+
+def pass_records(con: duckdb.DuckDBPyConnection, used: object) -> int:
+    """The records a pass of the neighbourhoods may hold: its joins' hash tables hold, per
+    record, each neighbour's key and columns (``used``: per game, neighbour → columns), and
+    together they take at most :data:`PASS_MEMORY_SHARE` of DuckDB's memory limit (the joins
+    of one pass probe at once, so their tables cannot spill while it runs)."""
+    width = 9 * 8  # the pass's key table: n, ordinal and seven keys
+    joined: dict[str, set[str]] = {}
+    for neighbours in used:
+        for prefix, columns in neighbours.items():
+            joined.setdefault(prefix, set()).update(columns)
+    for columns in joined.values():  # a hash table's row: key, columns, pointer and hash
+        width += 24 + sum(64 if c in ("parts", "conjugate") else 8 if c in ("nodes", "leaves", "states")
+                          else 2 for c in columns)
+    limit = _memory_limit(con)
+    return max(100_000, int(PASS_MEMORY_SHARE * limit / width)) if limit else NEIGHBOURHOOD_RECORDS
+
+
+def _memory_limit(con: duckdb.DuckDBPyConnection) -> int | None:
+    """DuckDB's memory limit in bytes (None if it is not a size)."""
+    (text,), = con.execute("SELECT current_setting('memory_limit')").fetchall()
+    m = re.fullmatch(r"([\d.]+)\s*([KMGT]i?B|bytes)", str(text).strip())
+    if not m:
+        return None
+    unit = m.group(2)
+    scale = 1 if unit == "bytes" else (1024 if "i" in unit else 1000) ** ("KMGT".index(unit[0]) + 1)
+    return int(float(m.group(1)) * scale)
 
 
 def key_pieces(per_n: dict[int, int], limit: int) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
@@ -672,6 +783,8 @@ def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> R
     """A statement's result from its shared-scan counts: examples are read only for a statement
     with counterexamples, witnesses as when it runs alone."""
     h = st.header
+    if c.error is not None:
+        return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=c.error)
     try:
         examples: list[dict] = []
         printed_examples: list[dict] = []
@@ -700,7 +813,6 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
     ``neighbourhood(game)`` would compute every record's keys from its lists."""
     if st.needs != "followers" or not st.games:
         return _examples(con, query)[1]
-    from pipeline.games.features import neighbour_key_table  # numba: only here
 
     top = held_n(con, st.games)
     lo, hi = subjects if subjects is not None else (0, top)
@@ -714,18 +826,14 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
     used = neighbours_read(" ".join([st.show, *(f"{c.where} {c.check}" for c in clauses)]))
     out: list[dict] = []
     files = record_files(con, list(st.games))
-    for a, b, pieces in key_pieces(per_n, NEIGHBOURHOOD_RECORDS):
-        keys = neighbour_key_table(pieces)
-        con.register(NEIGHBOUR_KEYS, keys)
-        try:
+    for a, b, pieces in key_pieces(per_n, min(NEIGHBOURHOOD_RECORDS, pass_records(con, [used]))):
+        with registered_keys(con, pieces) as keys:
             fast = query
             for g in st.games:
                 rows = neighbourhood_sql(quote_name(g), NEIGHBOUR_KEYS, a, b, used,
                                          _sources(files.get(g), keys, used))
                 fast = fast.replace(f"neighbourhood('{g}')", f"({rows})")
             out += _examples(con, fast)[1]
-        finally:
-            con.unregister(NEIGHBOUR_KEYS)
         if len(out) >= EXAMPLES:
             break
     return out[:EXAMPLES]

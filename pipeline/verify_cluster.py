@@ -132,6 +132,7 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
             m = merged.setdefault(sid, (Counts(printed=0 if c.printed is not None else None), [], []))
             m[0].add(c.rows, c.min_n, c.max_n, c.counterexamples, c.printed)
             m[0].skipped += c.skipped
+            m[0].error = m[0].error or c.error
             m[1].extend(examples)
             m[2].extend(printed)
     scan = time.perf_counter() - start
@@ -147,6 +148,12 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
             empty = Counts(printed=0 if st.printed_clauses else None)
             c, examples, printed = merged.get(st.id, (empty, [], []))
             h = st.header
+            if c.error is not None:  # a range's pass failed: an error, not the counts it lacks
+                result = Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=c.error)
+                out.append(result)
+                if on_result is not None:
+                    on_result(result)
+                continue
             result = Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, 0, []),
                             c.rows, c.min_n, c.max_n, c.counterexamples, examples[:EXAMPLES], c.printed,
                             printed_examples=printed[:EXAMPLES], seconds=scan / max(1, len(shared)),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 from harness import partitions
 
@@ -143,3 +144,37 @@ def test_passes_read_in_place_from_the_files_their_keys_name(small_store: Path,
         a, b = whole[st.id], split[st.id]
         assert (a.rows, a.min_n, a.max_n, a.counterexamples, a.printed) == \
             (b.rows, b.min_n, b.max_n, b.counterexamples, b.printed), st.id
+
+
+class _SmallMemory:
+    """A connection whose joins over more than ``most`` subjects run out of DuckDB's memory."""
+
+    def __init__(self, con, most: int) -> None:
+        self.con, self.most, self.refused = con, most, 0
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - the connection's own methods
+        return getattr(self.con, name)
+
+    def execute(self, sql: str, *args):  # noqa: ANN201
+        if NEIGHBOUR_KEYS in sql and "count(*) FILTER" in sql:
+            (keys,), = self.con.execute(f"SELECT count(*) FROM {NEIGHBOUR_KEYS}").fetchall()
+            if keys > self.most:
+                self.refused += 1
+                raise duckdb.OutOfMemoryException("Out of Memory Error: failed to pin block (a small memory)")
+        return self.con.execute(sql, *args)
+
+
+def test_a_pass_that_outgrows_memory_is_counted_in_halves(small_store: Path) -> None:
+    """A pass whose joins run out of memory is split into halves until they fit, and counts
+    what one pass counts; one that does not fit at a single record makes its statements errors
+    (verify goes on with the others)."""
+    sts = [st for st in load_catalogue() if st.fusable and st.needs == "followers"]
+    whole = fused_counts(connect(small_store), sts, chunk_records=10**9)
+    small = _SmallMemory(connect(small_store), 30)
+    halves = fused_counts(small, sts, chunk_records=10**9)
+    assert small.refused > 0
+    for st in sts:
+        a, b = whole[st.id], halves[st.id]
+        assert (a.rows, a.counterexamples, a.printed) == (b.rows, b.counterexamples, b.printed), st.id
+    never = fused_counts(_SmallMemory(connect(small_store), 0), sts[:1], chunk_records=10**9)
+    assert "Out of Memory" in never[sts[0].id].error and never[sts[0].id].counterexamples == 0

@@ -512,17 +512,11 @@ class GenericGame(Game):
 
     def solve_table(self, partitions: list[tuple[int, ...]]) -> pa.Table:
         """The records of the given partitions, all of one n (``partgames solve``, ``draw``)."""
+        from pipeline.games.single_partition import packed_partitions
+
         if not partitions:
             return BOARD_SCHEMA.empty_table()
-        n = sum(partitions[0])
-        if any(sum(lam) != n for lam in partitions):
-            from pipeline.games.single_partition import SolveError
-
-            raise SolveError("a table of records holds partitions of one n")
-        values = np.fromiter((v for lam in partitions for v in lam), dtype=np.int64)
-        offsets = np.zeros(len(partitions) + 1, dtype=np.int64)
-        offsets[1:] = np.cumsum([len(lam) for lam in partitions])
-        return self.solve_records(n, values, offsets)
+        return self.solve_records(*packed_partitions(partitions))
 
     def shard_count(self, n: int, max_records: int) -> int:
         return len(self.plan(n, max_records))

@@ -451,6 +451,23 @@ def option_bound(rows: int, largest: int, steps: np.ndarray, rays: np.ndarray) -
     return int(bound)
 
 
+def packed_partitions(lams: list[tuple[int, ...]]) -> tuple[int, np.ndarray, np.ndarray]:
+    """Partitions of one n as (n, parts, offsets): the parts of the k-th are
+    ``values[offsets[k]:offsets[k + 1]]``, as the solvers take them.
+
+    >>> n, values, offsets = packed_partitions([(2, 1), (3,)])
+    >>> n, values.tolist(), offsets.tolist()
+    (3, [2, 1, 3], [0, 2, 3])
+    """
+    n = sum(lams[0])
+    if any(sum(lam) != n for lam in lams):
+        raise SolveError("a table of records holds partitions of one n")
+    values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
+    offsets = np.zeros(len(lams) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(lam) for lam in lams])
+    return n, values, offsets
+
+
 def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     """The records (schema :data:`pipeline.schema.BOARD_SCHEMA`) of ``game_id`` started at each
     of ``partitions``, all of the same n, in the given order.
@@ -468,12 +485,7 @@ def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     lams = [check_partition(p) for p in partitions]
     if not lams:
         return BOARD_SCHEMA.empty_table()
-    n = sum(lams[0])
-    if any(sum(lam) != n for lam in lams):
-        raise SolveError("a table of records holds partitions of one n")
-    values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
-    offsets = np.zeros(len(lams) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([len(lam) for lam in lams])
+    n, values, offsets = packed_partitions(lams)
     words = option_bound(max(len(lam) for lam in lams), max(lam[0] for lam in lams), steps, rays) // 64 + 1
     out = zeroed_outputs(len(lams), len(values), sum(lam[0] for lam in lams))
     solve_partitions(values, offsets, steps, rays, exits, words, out)

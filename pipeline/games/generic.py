@@ -3,12 +3,15 @@
 
 A position is a small integer array; the rules' ``options(position)`` yields its options. The
 values of a position do not depend on where play started, so one table of positions serves
-every start of a shard: an open-addressing hash table from a position's values to an id, and
+every start of a shard: an open-addressing hash table from a position's values to an id (each
+slot keeps its position's hash), and
 per id its options (as ids, one per move, or one per distinct option when two moves to one
 position count once), its Sprague-Grundy pair, nodes, leaves, height and the CGH summaries of
 :mod:`pipeline.games.cgh`. A start is solved depth first with an explicit stack (a position is
 expanded, its options solved, then it is solved from them); ``states`` is a walk over the ids
-reachable from the start (docs/definitions.md §4: the distinct positions, the start included).
+reachable from the start (docs/definitions.md §4: the distinct positions, the start included),
+in a compact table of its own. The rules get a copy of the position and each option is read
+before the next is asked for, so an option may be a view or a reused array (docs/rules.md).
 An option already expanded and not yet solved is a move back to a position on the current
 line of play: the rules are not a finite game, and the kernel says so.
 

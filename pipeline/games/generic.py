@@ -3,12 +3,15 @@
 
 A position is a small integer array; the rules' ``options(position)`` yields its options. The
 values of a position do not depend on where play started, so one table of positions serves
-every start of a shard: an open-addressing hash table from a position's values to an id, and
+every start of a shard: an open-addressing hash table from a position's values to an id (each
+slot keeps its position's hash), and
 per id its options (as ids, one per move, or one per distinct option when two moves to one
 position count once), its Sprague-Grundy pair, nodes, leaves, height and the CGH summaries of
 :mod:`pipeline.games.cgh`. A start is solved depth first with an explicit stack (a position is
 expanded, its options solved, then it is solved from them); ``states`` is a walk over the ids
-reachable from the start (docs/definitions.md §4: the distinct positions, the start included).
+reachable from the start (docs/definitions.md §4: the distinct positions, the start included),
+in a compact table of its own. The rules get a copy of the position and each option is read
+before the next is asked for, so an option may be a view or a reused array (docs/rules.md).
 An option already expanded and not yet solved is a move back to a position on the current
 line of play: the rules are not a finite game, and the kernel says so.
 
@@ -57,8 +60,10 @@ def set_table_limit(positions: int) -> None:
 _NEW, _OPEN, _SOLVED = 0, 1, 2
 # Fields of a position's entry.
 (E_KEY, E_LEN, E_ADJ, E_DEG, E_STATE, E_SG, E_SGM, E_NODES, E_LEAVES, E_HEIGHT, E_AND, E_OR,
- E_STAMP, E_SEEN) = range(14)
-_FIELDS = 14
+ E_SEEN) = range(13)
+_FIELDS = 13
+# Fields of a position's row in the states walk's own table.
+W_STAMP, W_ADJ, W_DEG = range(3)
 
 
 @numba.njit(cache=True, inline="always")
@@ -91,36 +96,48 @@ def _grow2(a, need):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _rehash(slots, ent, pool, count):  # pragma: no cover - compiled
-    """The slots of the ``count`` positions, in a table twice as large."""
-    slots = np.full(2 * slots.shape[0], -1, np.int64)
+def _rehash(slots, hashes):  # pragma: no cover - compiled
+    """(slots, hashes) of the positions, in a table twice as large: each slot keeps
+    its position's hash, so a rehash reads no position and a probe compares a position's
+    values only when the hashes are equal."""
+    old_slots, old_hashes = slots, hashes
+    slots = np.full(2 * old_slots.shape[0], -1, np.int64)
+    hashes = np.zeros(2 * old_slots.shape[0], np.uint64)
     mask = np.uint64(slots.shape[0] - 1)
-    for e in range(count):
-        h = _hash(pool, ent[e, E_KEY], ent[e, E_LEN]) & mask
+    for s in range(old_slots.shape[0]):
+        e = old_slots[s]
+        if e < 0:
+            continue
+        full = old_hashes[s]
+        h = full & mask
         while slots[h] >= 0:
             h = (h + np.uint64(1)) & mask
         slots[h] = e
-    return slots
+        hashes[h] = full
+    return slots, hashes
 
 
 @numba.njit(cache=True, inline="always")
-def _find(pool, at, length, slots, ent):  # pragma: no cover - compiled
-    """(id, slot) of the position ``pool[at:at + length]``: id -1 and its free slot if absent."""
+def _find(pool, at, length, slots, hashes, ent):  # pragma: no cover - compiled
+    """(id, slot, hash) of the position ``pool[at:at + length]``: id -1 and its free slot if
+    absent."""
     mask = np.uint64(slots.shape[0] - 1)
-    h = _hash(pool, at, length) & mask
+    full = _hash(pool, at, length)
+    h = full & mask
     while slots[h] >= 0:
-        e = slots[h]
-        if ent[e, E_LEN] == length:
-            k0 = ent[e, E_KEY]
-            same = True
-            for i in range(length):
-                if pool[k0 + i] != pool[at + i]:
-                    same = False
-                    break
-            if same:
-                return e, h
+        if hashes[h] == full:
+            e = slots[h]
+            if ent[e, E_LEN] == length:
+                k0 = ent[e, E_KEY]
+                same = True
+                for i in range(length):
+                    if pool[k0 + i] != pool[at + i]:
+                        same = False
+                        break
+                if same:
+                    return e, h, full
         h = (h + np.uint64(1)) & mask
-    return -1, h
+    return -1, h, full
 
 
 @numba.njit(cache=True, inline="always")
@@ -170,21 +187,24 @@ def _solve_position(x, ent, adj, gbits, mbits):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _states(root, ent, adj, seen, token):  # pragma: no cover - compiled
+def _states(root, adj, walk, seen, token):  # pragma: no cover - compiled
     """(states, seen): the distinct positions reachable from ``root``, itself included
-    (docs/definitions.md §4), marked with ``token``; ``seen`` is the walk's stack (grown)."""
+    (docs/definitions.md §4), marked with ``token``; ``seen`` is the walk's stack (grown).
+    ``walk`` holds per id its mark, first option in ``adj`` and number of options, apart from
+    the entries: the walk visits some tens of positions per start, and three values in a row
+    are one cache line where an entry's row is two."""
     states = 1
-    ent[root, E_STAMP] = token
+    walk[root, W_STAMP] = token
     seen[0] = root
     top = 0
     while top >= 0:
         x = seen[top]
         top -= 1
-        a = ent[x, E_ADJ]
-        for k in range(a, a + ent[x, E_DEG]):
+        a = walk[x, W_ADJ]
+        for k in range(a, a + walk[x, W_DEG]):
             c = adj[k]
-            if ent[c, E_STAMP] != token:
-                ent[c, E_STAMP] = token
+            if walk[c, W_STAMP] != token:
+                walk[c, W_STAMP] = token
                 states += 1
                 if top + 2 > seen.shape[0]:
                     seen = _grow1(seen, top + 2)
@@ -207,7 +227,7 @@ def _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_sta
 
 
 @numba.njit(cache=True, inline="always")
-def _add(pool, plen, length, h, slots, ent, count):  # pragma: no cover - compiled
+def _add(pool, plen, length, h, full, slots, hashes, ent, count):  # pragma: no cover - compiled
     """Enter the position ``pool[plen:plen + length]`` as id ``count`` at slot ``h``; the table
     of entries (grown)."""
     if count >= ent.shape[0]:
@@ -217,6 +237,7 @@ def _add(pool, plen, length, h, slots, ent, count):  # pragma: no cover - compil
     ent[count, E_LEN] = length
     ent[count, E_SEEN] = -1
     slots[h] = count
+    hashes[h] = full
     return ent
 
 
@@ -275,11 +296,14 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
 
     ``options`` is the rules' :func:`expansion`, so this function is compiled once and cached."""
     slots = np.full(2048, -1, np.int64)
+    hashes = np.zeros(2048, np.uint64)
     ent = np.zeros((1024, _FIELDS), np.int64)
     pool = np.zeros(8192, np.int64)
     adj = np.zeros(4096, np.int64)
     stack = np.zeros(64, np.int64)
     seen = np.zeros(64, np.int64)
+    walk = np.zeros((1024, 3), np.int64)
+    scratch = np.zeros(64, np.int64)
     gbits = np.zeros(64, np.bool_)
     mbits = np.zeros(64, np.bool_)
     values = np.zeros(1024, np.int64)
@@ -302,10 +326,10 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
         for i in range(length):
             pool[plen + i] = starts[a0 + i]
         if 2 * (count + 1) > slots.shape[0]:  # rehash at half full
-            slots = _rehash(slots, ent, pool, count)
-        root, h = _find(pool, plen, length, slots, ent)
+            slots, hashes = _rehash(slots, hashes)
+        root, h, full = _find(pool, plen, length, slots, hashes, ent)
         if root < 0:
-            ent = _add(pool, plen, length, h, slots, ent, count)
+            ent = _add(pool, plen, length, h, full, slots, hashes, ent, count)
             root = count
             plen += length
             count += 1
@@ -330,7 +354,12 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
             ent[x, E_ADJ] = alen
             deg = 0
             k0 = ent[x, E_KEY]
-            position = pool[k0:k0 + ent[x, E_LEN]].copy()
+            xl = ent[x, E_LEN]
+            if xl > scratch.shape[0]:
+                scratch = np.zeros(2 * xl, np.int64)
+            for i in range(xl):  # a copy: rules that change their argument leave the table alone
+                scratch[i] = pool[k0 + i]
+            position = scratch[:xl]
             k = options(position, values, lengths, total)
             if k > lengths.shape[0] or total[0] > values.shape[0]:
                 lengths = _grow1(lengths, k)
@@ -345,10 +374,10 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
                     pool[plen + i] = values[at + i]
                 at += ql
                 if 2 * (count + 1) > slots.shape[0]:
-                    slots = _rehash(slots, ent, pool, count)
-                c, h = _find(pool, plen, ql, slots, ent)
+                    slots, hashes = _rehash(slots, hashes)
+                c, h, full = _find(pool, plen, ql, slots, hashes, ent)
                 if c < 0:
-                    ent = _add(pool, plen, ql, h, slots, ent, count)
+                    ent = _add(pool, plen, ql, h, full, slots, hashes, ent, count)
                     c = count
                     plen += ql
                     count += 1
@@ -369,7 +398,11 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
                     top += 1
                     stack[top] = c
             ent[x, E_DEG] = deg
-        states, seen = _states(root, ent, adj, seen, p + 1)
+            if x >= walk.shape[0]:
+                walk = _grow2(walk, x + 1)
+            walk[x, W_ADJ] = ent[x, E_ADJ]
+            walk[x, W_DEG] = deg
+        states, seen = _states(root, adj, walk, seen, p + 1)
         _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states,
                out_height, out_flags)
         peak = max(peak, count)
@@ -440,7 +473,8 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     records = len(offsets) - 1
     values = np.ascontiguousarray(values, dtype=np.int64)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
-    firsts = int(sum(int(values[offsets[p]]) for p in range(records) if offsets[p + 1] > offsets[p]))
+    nonempty = offsets[1:] > offsets[:-1]
+    firsts = int(values[offsets[:-1][nonempty]].sum())
     out = _output(records, int(offsets[-1]), firsts)
     got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
                        int(table_limit),

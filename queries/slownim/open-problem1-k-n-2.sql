@@ -6,7 +6,8 @@
 --   o <= min(s, 2k−2−s) (Conjecture 1's form), where b(n) = n(n−3) for even n (the first exception
 --   is (n−3)^n, every stack n−3) and b(n) = (n−1)(n−2) + n−4 for odd n (the first exception is
 --   ((n−2)^(n−1), n−4)). Beyond b(n) the form fails on a share of the records that falls with n
---   (17.4% for n = 4, N <= 149; 0.008% for n = 8, N <= 61; docs/open-problems.md).
+--   (17.4% for n = 4, N <= 149; 0.008% for n = 8, N <= 61; docs/open-problems.md). b(n) is read
+--   from n = 4..8 and foreseen for n = 9: a run of SN(9, {7}) to N = 66 confirms it ((7^8, 5), Σ = 61).
 -- covers: SN(n, {n−2}) for every n >= 4 present (sn4_2, sn5_3, sn6_4, sn7_5, sn8_6, …); the
 --   positions with Σ(r) < b(n)
 -- needs: record

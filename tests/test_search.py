@@ -16,7 +16,7 @@ from pipeline.search import list_searches, run_search
 
 SEARCHES = {
     "p_positions_per_n", "cgh_regions", "max_nodes_leaves", "conjecture27", "min_states", "queen_ratio2",
-    "king_gen_staircase", "slownim_inclusion", "formula_finder",
+    "king_gen_staircase", "slownim_inclusion", "formula_finder", "pset_classes",
 }  # fmt: skip
 
 N = 14  # the small store's bound (conftest.SMALL_N)

@@ -712,6 +712,10 @@ class Store:
         directories (:meth:`strays`) and every (game, n) the journal holds and the store no
         longer does (:class:`Journal`)."""
         sound, damaged = [], []
+        # the journal before the directories: a commit is journaled after its directory is in
+        # place, so one journaled now is seen by the scan; one made during the scan is not read
+        # by this reader, and is no damage
+        entries = self.journal.entries()
         jobs, strays = self._scan()
         for game_id, n in jobs:
             job = self.job_dir(game_id, n)
@@ -728,8 +732,10 @@ class Store:
                     damaged.append(Damage(game_id, n, str(exc)))
                     break
         present = set(jobs)
-        for (game_id, n), entry in sorted(self.journal.entries().items()):
-            if (game_id, n) not in present:
+        for (game_id, n), entry in sorted(entries.items()):
+            # gone unless a replace without an atomic swap has it aside for a moment
+            if (game_id, n) not in present and not self.job_dir(game_id, n).is_dir() \
+                    and not self.replaced_dir(game_id, n).is_dir():
                 when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(entry.get("committed_ns", 0) / 1e9))
                 damaged.append(Damage(game_id, n, f"committed on {when} ({JOURNAL}) and gone: "
                                                   "its directory is missing"))

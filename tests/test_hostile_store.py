@@ -393,3 +393,25 @@ def test_verify_on_a_read_only_store_fails_before_the_statements(store: Path, ca
     assert main(["verify", "--results", str(store)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "read-only" in err and "--report" in err
+
+
+def test_a_commit_during_a_readers_scan_is_no_damage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run committing a (game, n) while a reader lists the store (after its scan of the
+    directories, before it reads the journal) is not reported as a (game, n) gone: the reader
+    reads what was there when it looked, and reports no damage."""
+    from pipeline.runner import run
+    from pipeline.storage import Store
+
+    root = tmp_path / "r"
+    run(["lctr"], max_n=5, out=str(root), jobs=1, progress=False)
+    scan = Store._scan
+
+    def scan_then_commit(self):  # noqa: ANN001, ANN202
+        out = scan(self)
+        monkeypatch.setattr(Store, "_scan", scan)
+        run(["lctr"], max_n=6, out=str(root), jobs=1, progress=False)  # commits n = 6 meanwhile
+        return out
+
+    monkeypatch.setattr(Store, "_scan", scan_then_commit)
+    sound, damaged = Store.open(root, create=False).committed()
+    assert damaged == [] and sorted(n for _, n, _ in sound) == [1, 2, 3, 4, 5]

@@ -119,7 +119,8 @@ def _run_parser(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--max-n", type=whole(1), default=None,
                    help="largest n (default 30; with --partitions, the file's largest)")
     r.add_argument("--min-n", type=whole(1), default=1, help="smallest n (default 1)")
-    r.add_argument("--out", default="results", help="results directory (default results/)")
+    r.add_argument("--out", "--results", dest="out", default="results",
+                   help="results directory (default results/; --results as the other commands name it)")
     chosen = r.add_mutually_exclusive_group()
     chosen.add_argument("--family", default=None, metavar="NAMES",
                         help="only the members of these families (comma-separated: row, column, "

@@ -54,6 +54,15 @@ def test_foreign_and_unwritable_out(capsys, tmp_path: Path) -> None:
         assert code == 2 and "cannot write" in err
 
 
+def test_run_takes_results_as_the_other_commands_do(capsys, tmp_path: Path) -> None:
+    """`run --results DIR` writes where `verify --results DIR` reads (and `--out` stays)."""
+    code, _, _ = cli(capsys, "run", "--games", "lctr", "--max-n", "3", "--quiet", "--results",
+                     str(tmp_path / "r"))
+    assert code == 0 and (tmp_path / "r" / "game=lctr" / "n=3").is_dir()
+    code, out, _ = cli(capsys, "sql", "--results", str(tmp_path / "r"), "SELECT count(*) AS k FROM lctr")
+    assert code == 0 and "6" in out  # p(1) + p(2) + p(3)
+
+
 def test_each_command_loads_only_what_it_uses(small_store: Path, tmp_path: Path) -> None:
     """sql, verify and search read a store without numba (0.3 s of every query's start), and a
     run writes one without DuckDB; a SQL error is still one line when nothing imported DuckDB

@@ -37,7 +37,7 @@ from pipeline.errors import PartgamesError
 from pipeline.games.base import Game
 from pipeline.games.cgh import ALL_AND, F_ALL, sadd, summarize
 from pipeline.games.columns import common_columns
-from pipeline.games.walk import KernelOutput
+from pipeline.games.single_partition import zeroed_outputs
 from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
 from pipeline.schema import BOARD_SCHEMA
 
@@ -446,19 +446,6 @@ def partition_features(values, offsets, out_parts, out_parts_off, out_conj, out_
         out_distinct[p] = distinct
 
 
-def _output(records: int, part_values: int, largest_values: int) -> KernelOutput:
-    i64 = np.int64
-    return KernelOutput(
-        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
-        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
-        np.zeros((6, records), np.bool_),
-        np.zeros(part_values, np.int16), np.zeros(records + 1, i64),
-        np.zeros(largest_values, np.int16), np.zeros(records + 1, i64),
-        np.zeros(records, np.int16), np.zeros(records, np.int16), np.zeros(records, np.int16),
-        np.zeros(records, np.int16), np.zeros(records, np.int16),
-    )
-
-
 class RulesLoopError(PartgamesError, RuntimeError):
     """The rules let play return to a position: not a finite game."""
 
@@ -475,7 +462,7 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
     nonempty = offsets[1:] > offsets[:-1]
     firsts = int(values[offsets[:-1][nonempty]].sum())
-    out = _output(records, int(offsets[-1]), firsts)
+    out = zeroed_outputs(records, int(offsets[-1]), firsts)
     got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
                        int(table_limit),
                        out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
+from harness import partitions
+
 from pipeline.games.generic import GenericGame
 from pipeline.rules import load_rules_file
 
@@ -14,13 +16,6 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 MAX_N = 9
 
 Part = tuple[int, ...]
-
-
-def partitions(n: int, cap: int | None = None) -> list[Part]:
-    cap = n if cap is None else cap
-    if n == 0:
-        return [()]
-    return [(k, *rest) for k in range(min(n, cap), 0, -1) for rest in partitions(n - k, k)]
 
 
 def moves(p: Part, played: tuple[str, ...]) -> list[tuple[Part, tuple[str, ...]]]:
@@ -61,7 +56,7 @@ def test_lctr_nr_equals_the_plain_game() -> None:
     assert game.game_id == "lctr_nr"
     changed = 0
     for n in range(1, MAX_N + 1):
-        starts = partitions(n)
+        starts = list(partitions(n))
         table = game.solve_table(starts)
         rows = {tuple(r["parts"]): r for r in table.to_pylist()}
         assert set(rows) == set(starts)

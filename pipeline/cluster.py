@@ -49,7 +49,21 @@ def _distributed() -> ModuleType:
     except ImportError as exc:  # the [cluster] extra
         raise PartgamesError("--scheduler needs Dask's distributed package: "
                              "pip install 'partgames[cluster]'") from exc
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _DaskLeftovers) for f in asyncio_log.filters):
+        asyncio_log.addFilter(_DaskLeftovers())
     return distributed
+
+
+class _DaskLeftovers(logging.Filter):
+    """Drops asyncio's report of an exception that a coroutine of Dask's left unretrieved (a
+    bounded ``Future.result`` leaves its waiting coroutine behind; when every worker dies it ends
+    in ``AllExit``, reported when the task is collected, after the run has said what happened in
+    its one line, often at interpreter exit)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return exc is None or not type(exc).__module__.startswith("distributed")
 
 
 #: The schemes of a scheduler address that reach another machine (Dask's ``inproc`` does not).

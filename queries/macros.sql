@@ -597,6 +597,12 @@ CREATE OR REPLACE MACRO theorem22_alpha(t1, t2, t3) AS
          ELSE CASE WHEN t3 % 2 = 0 THEN 0 ELSE 1 END
     END;
 
+-- mex_of_two(a, b): the least value in {0, 1, 2} that is neither a nor b, the SG value of a
+-- position with two moves to values a and b (docs/definitions.md §3).
+-- Example: mex_of_two(0, 2) = 1, mex_of_two(1, 0) = 2, mex_of_two(1, 1) = 0.
+CREATE OR REPLACE MACRO mex_of_two(a, b) AS
+    CASE WHEN a <> 0 AND b <> 0 THEN 0 WHEN a <> 1 AND b <> 1 THEN 1 ELSE 2 END;
+
 -- ---- Two moves: a position's values from those of its followers, one by one ----
 -- The consistency statements of LCTR and Downright read a record's neighbourhood
 -- (queries/FORMAT.md): a position λ of either has at most two moves, to T(λ) = λ[1,0] and

@@ -302,3 +302,26 @@ def test_a_local_run_does_not_import_dask(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_dask_coroutines_left_behind_report_nothing(caplog) -> None:
+    """A coroutine of Dask's that ends in an exception nobody retrieves (``AllExit`` once every
+    worker is gone) adds nothing to the run's one line; any other such exception is reported."""
+    import asyncio
+    import gc
+
+    from pipeline.cluster import _distributed
+    distributed = _distributed()
+
+    async def fails(exc: BaseException) -> None:
+        raise exc
+
+    for exc in (distributed.client.AllExit(), ValueError("not Dask's")):
+        loop = asyncio.new_event_loop()
+        task = loop.create_task(fails(exc))
+        loop.run_until_complete(asyncio.sleep(0.01))
+        del task
+        gc.collect()
+        loop.close()
+    assert "AllExit" not in caplog.text
+    assert "not Dask's" in caplog.text

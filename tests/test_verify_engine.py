@@ -276,3 +276,49 @@ def test_verify_on_a_cluster_equals_a_local_verify(small_store: Path, tmp_path: 
 
     assert [key(r) for r in remote] == [key(r) for r in local]
     assert len(local) > 20
+
+
+def _in_place_pairs(store: Path, monkeypatch) -> duckdb.DuckDBPyConnection:
+    import pipeline.query
+    monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)  # read in place, as a large store is
+    return connect(store)
+
+
+def test_pairs_read_in_place_equal_the_join_on_keys(small_store: Path, monkeypatch) -> None:
+    """lctr_downright pairs the records of each n position by position (a positional scan of the
+    two games' files) and holds exactly what the join on (n, ordinal) gives."""
+    con = _in_place_pairs(small_store, monkeypatch)
+    plan = "\n".join(r[1] for r in con.execute("EXPLAIN SELECT * FROM lctr_downright").fetchall())
+    assert "Positional" in plan
+    cols = ", ".join(f"{g[0]}.{c} AS {g}_{c}" for g in ("lctr", "downright")
+                     for c in ("sg", "sg_misere", "nodes", "leaves", "states", "height", "domestic",
+                               "tame", "pet", "miserable", "forced", "returnable"))
+    joined = (f"SELECT l.n, l.ordinal, l.parts, {cols}, true AS aligned "
+              "FROM lctr l JOIN downright d ON d.n = l.n AND d.ordinal = l.ordinal")
+    (pairs,), = con.execute("SELECT count(*) FROM lctr_downright").fetchall()
+    (records,), = con.execute("SELECT count(*) FROM lctr").fetchall()
+    assert pairs == records > 0
+    for a, b in (("SELECT * FROM lctr_downright", joined), (joined, "SELECT * FROM lctr_downright")):
+        (extra,), = con.execute(f"SELECT count(*) FROM ({a} EXCEPT ALL {b})").fetchall()
+        assert extra == 0
+
+
+def test_pairs_out_of_step_are_counterexamples(small_store: Path, tmp_path: Path, monkeypatch) -> None:
+    """Files whose rows do not pair up (the same row counts, another order) never pass a pair
+    statement: the rows are counterexamples with ``aligned`` false."""
+    from conftest import recommit
+    store = tmp_path / "results"
+    shutil.copytree(small_store, store)
+    job = store / "game=downright" / "n=12"
+    f = sorted(job.glob("*.parquet"))[0]
+    table = pq.read_table(f)
+    pq.write_table(table.take(list(reversed(range(table.num_rows)))), f)
+    recommit(job)
+    con = _in_place_pairs(store, monkeypatch)
+    (out_of_step,), = con.execute("SELECT count(*) FROM lctr_downright WHERE NOT aligned").fetchall()
+    assert out_of_step == table.num_rows - table.num_rows % 2
+    for sid in ("lctr2.lemma7", "lctr2.theorem9_lctr", "lctr2.corollary23"):
+        st, = load_catalogue(select=[sid])
+        r = run_statement(con, st).as_dict()
+        assert r["status"] == "fails" and r["counterexamples"] >= out_of_step, sid
+        assert all(ex["n"] == 12 and ex["aligned"] is False for ex in r["examples"]), sid

@@ -523,6 +523,29 @@ def neighbour_keys(n: int, start: int = 0, count: int | None = None) -> tuple[np
     return out
 
 
+def partition_at(ns: pa.Array, ordinals: pa.Array) -> pa.Array:
+    """The partition (parts non-increasing) of each ``n`` at each ``ordinal`` in the walk's order:
+    what a record's ``parts`` holds, from its integer columns, so that a query reads a list only
+    for the rows it shows (NULL where either is NULL or out of range).
+
+    >>> partition_at(pa.array([3, 3, 3, 4]), pa.array([0, 1, 2, 9])).to_pylist()
+    [[1, 1, 1], [2, 1], [3], None]
+    """
+    n_list = ns.to_pylist()
+    o_list = ordinals.to_pylist()
+    top = max((n for n in n_list if n is not None), default=0)
+    table = completion_counts(min(max(top, 1), ORDINAL_MAX_N))
+    asc = np.zeros(max(top, 1), np.int64)
+    out: list[list[int] | None] = []
+    for n, o in zip(n_list, o_list, strict=True):
+        if n is None or o is None or not 1 <= n <= ORDINAL_MAX_N or not 0 <= o < table[n, n + 1]:
+            out.append(None)
+            continue
+        k = _unrank(n, o, table, asc)
+        out.append(asc[:k][::-1].tolist())
+    return pa.array(out, pa.list_(pa.int16()))
+
+
 def neighbour_key_table(pieces: list[tuple[int, int, int]], threads: int | None = None) -> pa.Table:
     """:func:`neighbour_keys` of each piece (n, first ordinal, count) as an Arrow table (n,
     ordinal and the :data:`NEIGHBOUR_KEY_NAMES`): what the neighbourhood of a record joins

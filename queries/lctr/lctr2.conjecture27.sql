@@ -15,11 +15,11 @@ WITH sq AS (
     SELECT 'downright', n, nodes FROM downright WHERE distinct_sizes = 1 AND num_parts = largest
 ),
 recs AS (
-    SELECT 'lctr' AS game, n, parts, nodes FROM lctr
+    SELECT 'lctr' AS game, n, ordinal, nodes FROM lctr
     UNION ALL
-    SELECT 'downright', n, parts, nodes FROM downright
+    SELECT 'downright', n, ordinal, nodes FROM downright
 )
-SELECT r.game, r.n, r.parts, r.nodes, s.nodes AS square_nodes
+SELECT r.game, r.n, partition_at(r.n, r.ordinal) AS parts, r.nodes, s.nodes AS square_nodes
 FROM recs r
 JOIN sq s ON s.game = r.game AND s.n = r.n
 WHERE (r.nodes IS NULL AND s.nodes IS NOT NULL) OR r.nodes > s.nodes

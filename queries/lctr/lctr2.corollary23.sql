@@ -6,10 +6,10 @@
 -- covers: lctr, downright; every nonempty partition present in both games with exact (non-NULL) counts
 --   (a record with a count past 2^63 − 1, stored as NULL, is reported as skipped, not examined)
 -- needs: same n
--- domain: SELECT l.n, l.nodes IS NOT NULL AND d.nodes IS NOT NULL AND l.leaves IS NOT NULL AS examined
---   FROM lctr l JOIN downright d ON d.n = l.n AND d.ordinal = l.ordinal
-SELECT l.n, l.parts, l.nodes AS lctr_nodes, d.nodes AS downright_nodes, l.leaves AS lctr_leaves
-FROM lctr l
-JOIN downright d ON d.n = l.n AND d.ordinal = l.ordinal
-WHERE l.nodes IS NOT NULL AND d.nodes IS NOT NULL AND l.leaves IS NOT NULL
-  AND l.nodes::HUGEINT <> d.nodes::HUGEINT + l.leaves::HUGEINT
+-- domain: SELECT n, lctr_nodes IS NOT NULL AND downright_nodes IS NOT NULL AND lctr_leaves IS NOT NULL AS examined
+--   FROM lctr_downright
+SELECT n, partition_at(n, ordinal) AS parts, lctr_nodes, downright_nodes, lctr_leaves, aligned
+FROM lctr_downright
+WHERE aligned IS NOT TRUE
+   OR (lctr_nodes IS NOT NULL AND downright_nodes IS NOT NULL AND lctr_leaves IS NOT NULL
+       AND lctr_nodes::HUGEINT <> downright_nodes::HUGEINT + lctr_leaves::HUGEINT)

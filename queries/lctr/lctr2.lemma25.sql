@@ -5,19 +5,19 @@
 --   n + 1 leaves. Both lower bounds are tight: the row (n) attains them.
 -- covers: lctr, downright; every partition (bounds), rows (n) (tightness)
 -- needs: record
--- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
-SELECT 'lctr' AS game, n, parts, leaves, n + 1 AS bound, 'below bound' AS failure
-FROM lctr
-WHERE leaves IS NOT NULL AND leaves < n + 1
-UNION ALL
-SELECT 'lctr', n, parts, leaves, n + 1, 'row does not attain the bound'
-FROM lctr
-WHERE num_parts = 1 AND leaves IS DISTINCT FROM n + 1
-UNION ALL
-SELECT 'downright', n, parts, leaves, 1, 'below bound'
-FROM downright
-WHERE leaves IS NOT NULL AND leaves < 1
-UNION ALL
-SELECT 'downright', n, parts, leaves, 1, 'row does not attain the bound'
-FROM downright
-WHERE num_parts = 1 AND leaves IS DISTINCT FROM 1
+-- games: lctr, downright
+-- show: leaves
+-- label: LCTR: at least n + 1 leaves
+-- on: lctr
+-- assert: leaves IS NULL OR leaves >= n + 1
+-- label_2: LCTR: the row attains n + 1
+-- on_2: lctr
+-- where_2: num_parts = 1
+-- assert_2: leaves IS NOT DISTINCT FROM n + 1
+-- label_3: Downright: at least 1 leaf
+-- on_3: downright
+-- assert_3: leaves IS NULL OR leaves >= 1
+-- label_4: Downright: the row attains 1
+-- on_4: downright
+-- where_4: num_parts = 1
+-- assert_4: leaves IS NOT DISTINCT FROM 1

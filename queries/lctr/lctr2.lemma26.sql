@@ -6,12 +6,12 @@
 -- needs: record
 -- domain: SELECT n FROM lctr WHERE distinct_sizes = 1
 WITH e AS (
-    SELECT n, parts, leaves, num_parts AS r, largest AS c,
+    SELECT n, ordinal, leaves, num_parts AS r, largest AS c,
            list_reduce(range(1, least(num_parts, largest) + 1),
                        lambda acc, k: acc * (greatest(num_parts, largest) + k) // k, 1::HUGEINT) AS expected
     FROM lctr
     WHERE distinct_sizes = 1
 )
-SELECT n, parts, r, c, leaves, expected
+SELECT n, partition_at(n, ordinal) AS parts, r, c, leaves, expected
 FROM e
 WHERE leaves::HUGEINT IS DISTINCT FROM CASE WHEN expected <= 9223372036854775807 THEN expected END

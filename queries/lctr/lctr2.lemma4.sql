@@ -7,25 +7,15 @@
 --   1 otherwise.
 -- covers: lctr, downright; every gamma (Durfee length 1: rows, columns and proper hooks)
 -- needs: record
--- domain: SELECT n FROM lctr WHERE durfee = 1 UNION ALL SELECT n FROM downright WHERE durfee = 1
-WITH g AS (
-    SELECT 'lctr' AS game, n, parts, sg, num_parts AS r, largest AS c FROM lctr WHERE durfee = 1
-    UNION ALL
-    SELECT 'downright', n, parts, sg, num_parts, largest FROM downright WHERE durfee = 1
-),
-e AS (
-    SELECT *,
-           CASE WHEN game = 'lctr' THEN
-                    CASE WHEN c > 1 AND r > 1 THEN 0
-                         WHEN (r = 1 AND c % 2 = 1) OR (c = 1 AND r % 2 = 1) THEN 1
-                         ELSE 2 END
-                ELSE
-                    CASE WHEN c % 2 = 1 AND r % 2 = 1 THEN 0
-                         WHEN c % 2 <> r % 2 AND c > 1 AND r > 1 THEN 2
-                         ELSE 1 END
-           END AS expected
-    FROM g
-)
-SELECT game, n, parts, r, c, sg, expected
-FROM e
-WHERE sg <> expected
+-- games: lctr, downright
+-- show: sg, num_parts AS r, largest AS c
+-- where: durfee = 1
+-- label: LCTR
+-- on: lctr
+-- assert: sg = CASE WHEN largest > 1 AND num_parts > 1 THEN 0
+--   WHEN (num_parts = 1 AND largest % 2 = 1) OR (largest = 1 AND num_parts % 2 = 1) THEN 1 ELSE 2 END
+-- label_2: Downright
+-- on_2: downright
+-- where_2: durfee = 1
+-- assert_2: sg = CASE WHEN largest % 2 = 1 AND num_parts % 2 = 1 THEN 0
+--   WHEN largest % 2 <> num_parts % 2 AND largest > 1 AND num_parts > 1 THEN 2 ELSE 1 END

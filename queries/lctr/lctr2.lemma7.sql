@@ -5,8 +5,7 @@
 --   P-position in Downright (under normal play).
 -- covers: lctr (sg_misere), downright (sg); every nonempty partition present in both games
 -- needs: same n
--- domain: SELECT l.n FROM lctr l JOIN downright d ON d.n = l.n AND d.ordinal = l.ordinal
-SELECT l.n, l.parts, l.sg_misere AS lctr_sg_misere, d.sg AS downright_sg
-FROM lctr l
-JOIN downright d ON d.n = l.n AND d.ordinal = l.ordinal
-WHERE (l.sg_misere = 0) <> (d.sg = 0)
+-- domain: SELECT n FROM lctr_downright
+SELECT n, partition_at(n, ordinal) AS parts, lctr_sg_misere AS lctr_sg_misere, downright_sg, aligned
+FROM lctr_downright
+WHERE aligned IS NOT TRUE OR (lctr_sg_misere = 0) <> (downright_sg = 0)

@@ -6,11 +6,11 @@
 --   Downright (a move down iff r > 1, a move right iff λ1 > 1).
 -- covers: lctr, downright; every partition
 -- needs: record
--- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
-SELECT 'lctr' AS game, n, parts, sg, 2 AS moves
-FROM lctr
-WHERE sg > 2
-UNION ALL
-SELECT 'downright', n, parts, sg, (num_parts > 1)::INTEGER + (largest > 1)::INTEGER
-FROM downright
-WHERE sg > (num_parts > 1)::INTEGER + (largest > 1)::INTEGER
+-- games: lctr, downright
+-- show: sg
+-- label: LCTR: two moves
+-- on: lctr
+-- assert: sg <= 2
+-- label_2: Downright: a move down iff r > 1, right iff λ1 > 1
+-- on_2: downright
+-- assert_2: sg <= (num_parts > 1)::INTEGER + (largest > 1)::INTEGER

@@ -13,9 +13,11 @@
 -- covers: lctr, downright; every partition (Durfee length 1, 2 and ≥ 3 for LCTR)
 -- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
-WITH la AS MATERIALIZED (
-    -- the α's of the proof as columns al1 … al6 (Lemma 12-14's value of each triple, macro
-    -- theorem22_alpha): d = 2: α02, α20, α12, α21; d >= 3: α03, α13, α23, α30, α31, α32
+-- One scan of LCTR's records: the α's as columns al1 … al6 (Lemma 12-14's value of each triple,
+-- macro theorem22_alpha; d = 2: α02, α20, α12, α21; d >= 3: α03, α13, α23, α30, α31, α32), then
+-- the equations' x's layer by layer (each layer a projection of the one below: a value is
+-- computed once, never materialized), each x the mex of its two followers (mex_of_two).
+WITH la AS NOT MATERIALIZED (
     SELECT n, parts, sg, d, r, c,
            CASE WHEN d = 2 THEN theorem22_alpha(p1 - 2, p2 - 2, 0)
                 WHEN d >= 3 THEN theorem22_alpha(b1 - 3, b2 - 3, b3 - 3) END AS al1,
@@ -36,71 +38,38 @@ WITH la AS MATERIALIZED (
         FROM lctr
     )
 ),
-l1 AS (
-    SELECT n, parts, d, sg,
-           CASE WHEN c > 1 AND r > 1 THEN 0
-                WHEN (r = 1 AND c % 2 = 1) OR (c = 1 AND r % 2 = 1) THEN 1
-                ELSE 2 END AS expected
+-- d = 2, Equation 9: x11 = mex(α21, α12), x01 = mex(α02, x11), x10 = mex(α20, x11);
+-- d >= 3, Equation 12 on λ̄: x22 = mex(α23, α32), then x21, x12, x20, x11, x02, x10, x01
+x1 AS NOT MATERIALIZED (
+    SELECT *, CASE WHEN d = 2 THEN mex_of_two(al4, al3) WHEN d >= 3 THEN mex_of_two(al3, al6) END AS x22
     FROM la
-    WHERE d = 1
 ),
-l2a AS MATERIALIZED (
-    SELECT n, parts, d, sg, al1 AS a02, al2 AS a20,
-           CASE WHEN al4 <> 0 AND al3 <> 0 THEN 0 WHEN al4 <> 1 AND al3 <> 1 THEN 1 ELSE 2 END AS x11
-    FROM la
-    WHERE d = 2
+x2 AS NOT MATERIALIZED (
+    SELECT *, mex_of_two(x22, al5) AS x21, mex_of_two(al2, x22) AS x12 FROM x1
 ),
-l2b AS MATERIALIZED (
+x3 AS NOT MATERIALIZED (
+    SELECT *, mex_of_two(x21, al4) AS x20, mex_of_two(x12, x21) AS x11, mex_of_two(al1, x12) AS x02 FROM x2
+),
+x4 AS NOT MATERIALIZED (
+    SELECT *,
+           CASE WHEN d = 2 THEN mex_of_two(al1, x22) ELSE mex_of_two(x02, x11) END AS x01,
+           CASE WHEN d = 2 THEN mex_of_two(al2, x22) ELSE mex_of_two(x11, x20) END AS x10
+    FROM x3
+),
+lc AS NOT MATERIALIZED (
     SELECT n, parts, d, sg,
-           CASE WHEN a02 <> 0 AND x11 <> 0 THEN 0 WHEN a02 <> 1 AND x11 <> 1 THEN 1 ELSE 2 END AS x01,
-           CASE WHEN a20 <> 0 AND x11 <> 0 THEN 0 WHEN a20 <> 1 AND x11 <> 1 THEN 1 ELSE 2 END AS x10
-    FROM l2a
+           CASE WHEN d = 1 THEN CASE WHEN c > 1 AND r > 1 THEN 0
+                                     WHEN (r = 1 AND c % 2 = 1) OR (c = 1 AND r % 2 = 1) THEN 1
+                                     ELSE 2 END
+                ELSE mex_of_two(x01, x10) END AS expected
+    FROM x4
 ),
-l2 AS (
-    SELECT n, parts, d, sg,
-           CASE WHEN x01 <> 0 AND x10 <> 0 THEN 0 WHEN x01 <> 1 AND x10 <> 1 THEN 1 ELSE 2 END AS expected
-    FROM l2b
-),
-l3a AS MATERIALIZED (
-    SELECT n, parts, d, sg, al1 AS a03, al2 AS a13, al4 AS a30, al5 AS a31,
-           CASE WHEN al3 <> 0 AND al6 <> 0 THEN 0 WHEN al3 <> 1 AND al6 <> 1 THEN 1 ELSE 2 END AS x22
-    FROM la
-    WHERE d >= 3
-),
-l3b AS MATERIALIZED (
-    SELECT n, parts, d, sg, a03, a30,
-           CASE WHEN x22 <> 0 AND a31 <> 0 THEN 0 WHEN x22 <> 1 AND a31 <> 1 THEN 1 ELSE 2 END AS x21,
-           CASE WHEN a13 <> 0 AND x22 <> 0 THEN 0 WHEN a13 <> 1 AND x22 <> 1 THEN 1 ELSE 2 END AS x12
-    FROM l3a
-),
-l3c AS MATERIALIZED (
-    SELECT n, parts, d, sg,
-           CASE WHEN x21 <> 0 AND a30 <> 0 THEN 0 WHEN x21 <> 1 AND a30 <> 1 THEN 1 ELSE 2 END AS x20,
-           CASE WHEN x12 <> 0 AND x21 <> 0 THEN 0 WHEN x12 <> 1 AND x21 <> 1 THEN 1 ELSE 2 END AS x11,
-           CASE WHEN a03 <> 0 AND x12 <> 0 THEN 0 WHEN a03 <> 1 AND x12 <> 1 THEN 1 ELSE 2 END AS x02
-    FROM l3b
-),
-l3d AS MATERIALIZED (
-    SELECT n, parts, d, sg,
-           CASE WHEN x11 <> 0 AND x20 <> 0 THEN 0 WHEN x11 <> 1 AND x20 <> 1 THEN 1 ELSE 2 END AS x10,
-           CASE WHEN x02 <> 0 AND x11 <> 0 THEN 0 WHEN x02 <> 1 AND x11 <> 1 THEN 1 ELSE 2 END AS x01
-    FROM l3c
-),
-l3 AS (
-    SELECT n, parts, d, sg,
-           CASE WHEN x01 <> 0 AND x10 <> 0 THEN 0 WHEN x01 <> 1 AND x10 <> 1 THEN 1 ELSE 2 END AS expected
-    FROM l3d
-),
-dr AS (
+dr AS NOT MATERIALIZED (
     SELECT n, parts, sg, durfee AS d,
            conjugate[durfee] - durfee + 1 AS gr, parts[durfee] - durfee + 1 AS gc
     FROM downright
 )
-SELECT 'lctr' AS game, n, parts, d AS durfee, sg, expected FROM l1 WHERE sg <> expected
-UNION ALL
-SELECT 'lctr', n, parts, d, sg, expected FROM l2 WHERE sg <> expected
-UNION ALL
-SELECT 'lctr', n, parts, d, sg, expected FROM l3 WHERE sg <> expected
+SELECT 'lctr' AS game, n, parts, d AS durfee, sg, expected FROM lc WHERE sg IS DISTINCT FROM expected
 UNION ALL
 SELECT 'downright', n, parts, d, sg,
        CASE WHEN gc % 2 = 1 AND gr % 2 = 1 THEN 0

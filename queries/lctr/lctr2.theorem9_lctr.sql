@@ -9,8 +9,7 @@
 -- covers: lctr (sg_misere) vs downright (sg) of the same partition, every nonempty partition; the
 --   second claim (Equation 7) is lctr2.theorem9
 -- needs: same n
--- domain: SELECT n FROM lctr
-SELECT l.n, l.parts, l.sg_misere AS misere_value, d.sg AS downright_sg
-FROM lctr l
-JOIN downright d ON d.n = l.n AND d.ordinal = l.ordinal
-WHERE (l.sg_misere = 0) <> (d.sg = 0)
+-- domain: SELECT n FROM lctr_downright
+SELECT n, partition_at(n, ordinal) AS parts, lctr_sg_misere AS misere_value, downright_sg, aligned
+FROM lctr_downright
+WHERE aligned IS NOT TRUE OR (lctr_sg_misere = 0) <> (downright_sg = 0)

@@ -60,11 +60,20 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="write the figures here as JSON")
     ap.add_argument("--baseline", default=None, help="an earlier checkout: before/after per --only statement")
     ap.add_argument("--rounds", type=int, default=1, help="with --baseline: alternating rounds")
+    ap.add_argument("--record-only", action="store_true",
+                    help="only the record statements (needs: record / same n) of LCTR, Downright and the "
+                         "chess pieces (with --baseline: all of them in one verify, before and after)")
     args = ap.parse_args()
+    if args.record_only:
+        from pipeline.verify import load_catalogue
+
+        args.only = [st.id for st in load_catalogue() if st.needs in ("record", "same n")
+                     and not st.id.startswith("slownim.")]
     if args.baseline:
         if not (args.store and args.only):
             sys.exit("--baseline needs --store and --only")
-        before_after(Path(args.store), Path(args.baseline), args.only, args.rounds, args.max_n)
+        groups = [args.only] if args.record_only else [[sid] for sid in args.only]
+        before_after(Path(args.store), Path(args.baseline), groups, args.rounds, args.max_n)
         return
 
     tmp = None
@@ -112,19 +121,24 @@ def main() -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def before_after(store: Path, baseline: Path, ids: list[str], rounds: int, max_n: int) -> None:
-    """Each statement alone with the baseline's code and with this checkout's, alternating."""
+def before_after(store: Path, baseline: Path, groups: list[list[str]], rounds: int, max_n: int) -> None:
+    """Each group of statements (one statement, or all the record statements) in one verify with
+    the baseline's code and with this checkout's, alternating; the baseline reads the statements
+    of its own queries/ (those it lacks are left out of its verify)."""
     import os
 
     here = Path(__file__).resolve().parents[1]
     print(f"{'statement':<28} {'before s':>9} {'after s':>9} {'ratio':>7}  (store {store}, n <= {max_n})")
-    for sid in ids:
+    for ids in groups:
+        sid = ids[0] if len(ids) == 1 else f"{len(ids)} record statements"
         times: dict[str, list[float]] = {"before": [], "after": []}
         for _ in range(rounds):
             for name, src in (("before", baseline), ("after", here)):
                 env = dict(os.environ, PYTHONPATH=str(src.resolve()))
                 cmd = [sys.executable, "-m", "pipeline.cli", "verify", "--results", str(store), "--quiet",
-                       "--report", "-", "--format", "json", "--only", sid, "--max-n", str(max_n)]
+                       "--report", "-", "--format", "json", "--max-n", str(max_n)]
+                for one in ids:
+                    cmd += ["--only", one]
                 t0 = time.perf_counter()
                 proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=src)
                 times[name].append(time.perf_counter() - t0)

@@ -2,12 +2,14 @@
 -- source: lctr-sg-complexity.txt, Corollary 16
 -- kind: corollary
 -- statement: Let λ be a partition, ℓ = d(λ) − 3 ≥ 0 and A = L(λ). Then SG(A) = SG(A[ℓ,ℓ]).
--- covers: lctr; every partition with Durfee length ≥ 3, joined to λ[d−3, d−3]
--- domain: SELECT n FROM lctr WHERE durfee >= 3
-WITH d AS (
-    SELECT n, parts, sg, durfee - 3 AS k FROM lctr WHERE durfee >= 3
-)
-SELECT d.n, d.parts, d.sg, d.k AS ell, b.parts AS diagonal_sub, b.sg AS diagonal_sg
-FROM d
-JOIN lctr b ON record_key(b.n, b.ordinal) = part_key(list_filter(list_transform(d.parts[d.k + 1:], lambda x: x - d.k), lambda x: x > 0))
-WHERE d.sg <> b.sg
+-- covers: lctr; every partition with Durfee length ≥ 3 (for d = 3, ℓ = 0 and A[ℓ,ℓ] = A), checked a
+--   step at a time: sg(λ) = sg(λ[1,1]) for every λ with Durfee length ≥ 4 (λ[1,1] has Durfee length
+--   d − 1 ≥ 3). Over the records of every
+--   n up to a bound (closed under λ ↦ λ[1,1]) this is the corollary: chaining the steps from λ
+--   down to λ[ℓ,ℓ] gives SG(λ) = SG(λ[ℓ,ℓ]), and the corollary at λ and at λ[1,1] gives the step.
+--   A counterexample is a step λ, λ[1,1] that breaks it.
+-- needs: followers
+-- games: lctr
+-- show: sg, d_sg, durfee
+-- where: durfee >= 3
+-- assert: durfee = 3 OR sg = d_sg

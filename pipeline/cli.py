@@ -214,6 +214,10 @@ def _verify_parser(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--report", default=None,
                    help="Markdown report path (default RESULTS/VERIFY.md; '-' for none); the results "
                         "as JSON go beside it (VERIFY.json)")
+    v.add_argument("--rules", action="append", default=None, metavar="FILE",
+                   help="a rules game's file (docs/rules.md; repeatable): its game's consistency "
+                        "statement (consistency.rules.GAME) and the statements of the queries/ "
+                        "folder beside the file join the catalogue")
 
 
 def _solve_parser(sub: argparse._SubParsersAction) -> None:
@@ -551,10 +555,23 @@ def _verify_results(args: argparse.Namespace):
         print("\n".join(result_lines(result)), flush=True)
 
     on_result = show if args.format == "text" else None
+    extra = None
+    if args.rules:
+        if args.scheduler:  # the workers would need the rules (and their numba) too
+            raise UsageError("verify --rules runs here: leave out --scheduler (docs/rules.md)")
+        from pipeline.rules import load_rules_file, register
+        from pipeline.rules_verify import rules_statements
+
+        loaded = []
+        for path in args.rules:
+            for rules in load_rules_file(path):
+                register(rules)
+                loaded.append(rules)
+        extra = rules_statements(args.rules, loaded)
     if not args.scheduler:
         return verify(args.results, args.only, on_result=on_result,
                       min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
-                      progress=not args.quiet and sys.stderr.isatty())
+                      progress=not args.quiet and sys.stderr.isatty(), extra=extra)
     from pipeline.cluster import ClusterOptions
     from pipeline.cluster import connect as cluster_client
     from pipeline.storage import Store

@@ -279,7 +279,9 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
     Arrow and computed by numba (:mod:`pipeline.games.features`, imported at the first call):
     ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition, any integer list (NULL if
     it is not one), ``part_keys(lists)`` that of each entry, and ``follower_keys(game, parts)`` the keys of
-    the positions a board game's moves reach from ``parts``, one per move."""
+    the positions a board game's moves reach from ``parts``, one per move, and
+    ``rules_options(game, position)`` the options of a position by a rules game's rules, one per
+    move (:mod:`pipeline.rules`; the games this process knows)."""
 
     def part_key(parts: pa.ChunkedArray) -> pa.Array:
         from pipeline.games.features import partition_key_arrow
@@ -293,6 +295,10 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
         from pipeline.games.features import follower_keys_arrow
         return follower_keys_arrow(games, parts)
 
+    def rules_options(games: pa.ChunkedArray, positions: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.generic import rules_options_arrow
+        return rules_options_arrow(games, positions)
+
     # BIGINT lists: DuckDB casts any integer list to them (a SMALLINT[] parameter took no INTEGER[])
     con.create_function("part_key", part_key, ["BIGINT[]"], "BIGINT", type="arrow",
                         null_handling="special")
@@ -300,6 +306,8 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
                         null_handling="special")
     con.create_function("follower_keys", follower_keys, ["VARCHAR", "SMALLINT[]"], "BIGINT[]",
                         type="arrow")
+    con.create_function("rules_options", rules_options, ["VARCHAR", "BIGINT[]"], "BIGINT[][]",
+                        type="arrow", null_handling="special")
 
 
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,

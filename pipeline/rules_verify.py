@@ -1,0 +1,80 @@
+"""The statements ``partgames verify --rules FILE`` adds to the catalogue (docs/rules.md): the
+statement files of a ``queries/`` folder beside the rules file (queries/FORMAT.md), and for
+each game the file gives a consistency statement, ``consistency.rules.GAME``, written from its
+rules: every record agrees with its followers' records (docs/definitions.md §3–§5), the
+followers being the options its rules give (the SQL function ``rules_options``), as
+``consistency.king`` checks the King's records against its moves.
+
+>>> print(consistency_text(Rules("demo", None, None, False, "demo.py sha256:0")).splitlines()[0])
+-- id: consistency.rules.demo
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.query import quote_name
+from pipeline.rules import Rules
+from pipeline.verify import Statement, StatementError, parse_statement, statement_files
+
+#: The folder beside a rules file whose statement files ``verify --rules FILE`` runs.
+QUERIES = "queries"
+
+
+def consistency_text(rules: Rules) -> str:
+    """The statement file (queries/FORMAT.md) of a rules game's consistency statement."""
+    gid = rules.game_id
+    multi = "true" if rules.multi_edges else "false"
+    every = "true" if rules.starts is None else "false"
+    view = f"WITH v_ AS NOT MATERIALIZED (SELECT * FROM {quote_name(gid)})"
+    edges = ("two moves to one position are two edges" if rules.multi_edges
+             else "two moves to one position are one edge")
+    starts = ("every partition is a start, so a follower's record missing is a defect of the store"
+              if rules.starts is None else
+              "a record with a follower that is not one of the rules' starts is not checked")
+    return f"""\
+-- id: consistency.rules.{gid}
+-- source: docs/definitions.md §3, §4, §5 and the rules of {gid} ({rules.label or 'no file'}):
+--   the store checked against itself
+-- kind: consistency
+-- statement: Every {gid} record agrees with the records of its followers, the options its
+--   rules give (rules_options; {edges}): sg and sg_misere are the mex of the followers' (a
+--   terminal position has sg 0 and sg_misere 1), nodes = 1 + Σ nodes, leaves = Σ leaves (1 at a
+--   terminal), height = 1 + max height (0 at a terminal), a count NULL exactly when a follower's
+--   is NULL or the sum passes 2^63 − 1, states between 1 + max and 1 + Σ of the followers'
+--   states, and each CGH flag is its local condition at the record AND the followers' flags.
+-- covers: {gid}; every record whose options are partitions of at most its n (or (), terminal
+--   under the rules) held in the store ({starts})
+-- needs: followers
+-- domain: {view} SELECT n, examined FROM rules_examined('v_', {multi}, {every}) WHERE verify_subject(n)
+{view}
+SELECT * FROM rules_consistency('v_', {multi}, {every})
+"""
+
+
+def consistency_statement(rules: Rules) -> Statement:
+    """The consistency statement of a rules game (:func:`consistency_text`)."""
+    return parse_statement(Path(f"<consistency of the rules of {rules.game_id}>"),
+                           consistency_text(rules))
+
+
+def rules_statements(files: list[str | Path], rules: list[Rules]) -> list[Statement]:
+    """The statements of ``verify --rules``: those in the ``queries/`` folder beside each file
+    (each folder once), and the consistency statement of each of the ``rules``. A statement file
+    that does not follow queries/FORMAT.md is one :class:`StatementError`."""
+    out = [consistency_statement(r) for r in rules]
+    folders: list[Path] = []
+    for file in files:
+        folder = Path(file).resolve().parent / QUERIES
+        if folder.is_dir() and folder not in folders:
+            folders.append(folder)
+    for folder in folders:
+        for path in statement_files(folder):
+            try:
+                out.append(parse_statement(path))
+            except UnicodeDecodeError as exc:
+                raise StatementError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+    return out
+
+
+__all__ = ["QUERIES", "consistency_statement", "consistency_text", "rules_statements"]

@@ -50,6 +50,9 @@ ENTRY_POINT_GROUP = "partgames.games"
 _ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 _REGISTRY: dict[str, Rules] = {}
+#: Game ids whose SQL views exist, empty until a record, though this process has no rules for
+#: them: those the statements beside a rules file read (``verify --rules``, docs/rules.md).
+_VIEWS: set[str] = set()
 _LOADED: dict[tuple[str, str], list[Rules]] = {}
 _LOCK = threading.Lock()
 
@@ -185,6 +188,7 @@ def unregister(game_id: str) -> None:
     """Forget a registered rules game (tests)."""
     with _LOCK:
         _REGISTRY.pop(game_id, None)
+        _VIEWS.discard(game_id)
 
 
 @functools.lru_cache(maxsize=256)
@@ -222,15 +226,27 @@ def find_rules(game_id: str) -> Rules | None:
     return rules
 
 
+def declare_views(game_ids: Iterable[str]) -> None:
+    """Give each of these game ids (rules game ids, no others) a SQL view, empty while the store
+    has no record of it: the games that statements beside a rules file read, so that a statement
+    about a game not run is ``no data``, not an error."""
+    from pipeline.schema import BOARD_GAMES
+
+    with _LOCK:
+        _VIEWS.update(g for g in game_ids if _ID.fullmatch(g) and g not in BOARD_GAMES
+                      and not g.startswith(("sn", "moves_")) and g not in ("records", "slownim", "jobs",
+                                                                            "summaries"))
+
+
 def known_game_ids() -> list[str]:
     """The ids of the rules games this process knows without loading any: those registered
     (``--rules``) and the names of the installed ``partgames.games`` entry points (for the SQL
     views, which exist, empty, before a game's first record)."""
     with _LOCK:
-        ids = set(_REGISTRY)
+        ids = set(_REGISTRY) | _VIEWS
     ids.update(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if _ID.fullmatch(ep.name))
     return sorted(ids)
 
 
-__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "find_rules", "known_game_ids", "load_rules_file",
-           "register", "rules_from_namespace", "unregister"]
+__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "declare_views", "find_rules", "known_game_ids",
+           "load_rules_file", "register", "rules_from_namespace", "unregister"]

@@ -11,10 +11,11 @@ followers being the options its rules give (the SQL function ``rules_options``),
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pipeline.query import quote_name
-from pipeline.rules import Rules
+from pipeline.rules import Rules, declare_views
 from pipeline.verify import Statement, StatementError, parse_statement, statement_files
 
 #: The folder beside a rules file whose statement files ``verify --rules FILE`` runs.
@@ -68,13 +69,52 @@ def rules_statements(files: list[str | Path], rules: list[Rules]) -> list[Statem
         folder = Path(file).resolve().parent / QUERIES
         if folder.is_dir() and folder not in folders:
             folders.append(folder)
+    beside: list[Statement] = []
     for folder in folders:
         for path in statement_files(folder):
             try:
-                out.append(parse_statement(path))
+                beside.append(parse_statement(path))
             except UnicodeDecodeError as exc:
                 raise StatementError(f"{path}: not UTF-8 text ({exc.reason})") from exc
-    return out
+    declare_views(g for st in beside for g in games_named(st))
+    return out + beside
 
 
-__all__ = ["QUERIES", "consistency_statement", "consistency_text", "rules_statements"]
+def games_named(st: Statement) -> set[str]:
+    """The names a statement reads as tables (its predicate form's ``games``, the tables its
+    queries name, read off DuckDB's parse tree, CTEs left out): with :func:`declare_views`, a
+    statement beside a rules file about a game with no records is ``no data``, not an error."""
+    import duckdb
+
+    names = set(st.games)
+    con = duckdb.connect()
+    try:
+        for q in filter(None, [st.query, st.printed_query, st.header.get("domain"),
+                               st.header.get("witnesses")]):
+            tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [q]).fetchall()[0][0])
+            if not tree.get("error"):
+                names |= _tables(tree) - _ctes(tree)
+    finally:
+        con.close()
+    return names
+
+
+def _tables(tree: object) -> set[str]:
+    if isinstance(tree, dict):
+        found = {tree["table_name"]} if tree.get("type") == "BASE_TABLE" else set()
+        return found.union(*(_tables(v) for v in tree.values()))
+    if isinstance(tree, list):
+        return set().union(*(_tables(v) for v in tree))
+    return set()
+
+
+def _ctes(tree: object) -> set[str]:
+    if isinstance(tree, dict):
+        found = {e["key"] for e in tree.get("cte_map", {}).get("map", [])} if "cte_map" in tree else set()
+        return found.union(*(_ctes(v) for v in tree.values()))
+    if isinstance(tree, list):
+        return set().union(*(_ctes(v) for v in tree))
+    return set()
+
+
+__all__ = ["QUERIES", "consistency_statement", "consistency_text", "games_named", "rules_statements"]

@@ -185,6 +185,7 @@ def _sql_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--results", default="results", help="results directory (default results/)")
     _n_range(s)
     s.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _rules_option(s)
 
 
 def _verify_parser(sub: argparse._SubParsersAction) -> None:
@@ -480,6 +481,7 @@ def _sql(args: argparse.Namespace) -> int:
     from pipeline.query import connect
 
     text = args.query
+    _load_rules(args)  # a rules game's view exists, empty, before its first record
     from_stdin = text in (None, "-")  # statements from standard input, over one connection
     if not from_stdin:
         if text.startswith("@"):

@@ -413,9 +413,6 @@ def _run(args: argparse.Namespace) -> int:
                                  lost_workers_timeout=args.lost_workers_timeout)
     elif args.tls_ca_file or args.tls_cert or args.tls_key:
         raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
-    if args.scheduler and args.rules:  # the workers look game ids up without this process's files
-        raise UsageError("--rules games are solved locally; on a cluster, install them as a package "
-                         "with a partgames.games entry point (docs/rules.md)")
     from pipeline.runner import run  # after the cluster options: a bad one is refused at once
 
     _load_rules(args)

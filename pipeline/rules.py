@@ -71,6 +71,9 @@ class Rules:
     multi_edges: bool = True
     #: Where the rules come from, for the commit record: a file's name and content hash.
     label: str = ""
+    #: The rules file's name and text, which a cluster run ships to its workers
+    #: (:func:`load_rules_source`); None for rules not read from a file (an entry point's).
+    source: tuple[str, str] | None = None
 
     def start_arrays(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The rules' own starts of n as (values, offsets), each checked to be a nonempty
@@ -140,21 +143,43 @@ def load_rules_file(path: str | Path) -> list[Rules]:
         sys.modules.pop(name, None)
         raise RulesError(f"--rules {path}: {type(exc).__name__}: {exc}") from exc
     label = f"{path.name} sha256:{digest}"
+    source = (path.name, data.decode("utf-8", errors="replace"))
     found = getattr(module, "RULES", None)
     if isinstance(found, (list, tuple)):
         if not found or not all(isinstance(r, Rules) for r in found):
             raise RulesError(f"--rules {path}: RULES must be a Rules or a list of them")
-        loaded = [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label)
+        loaded = [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label, source)
                   for r in found]
     else:
         rules = rules_from_namespace(vars(module), f"--rules {path}", label)
         loaded = [Rules(rules.game_id, rules.options, rules.starts, rules.multi_edges,
-                        rules.label or label)]
+                        rules.label or label, source)]
     for rules in loaded:
         _check(rules, f"--rules {path}")
     with _LOCK:
         _LOADED[key] = loaded
     return loaded
+
+
+def load_rules_source(name: str, text: str) -> list[Rules]:
+    """The rules of a rules file given by its name and text (:attr:`Rules.source`: what a
+    cluster run ships to its workers, which need not see the client's file): written to a
+    directory of this user's under the temporary directory, named by the text's hash, and loaded
+    from there, so that they get the label the client's file has."""
+    import os
+    import tempfile
+
+    data = text.encode("utf-8")
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    folder = Path(tempfile.gettempdir()) / f"partgames-rules-{uid}" / digest
+    path = folder / Path(name).name
+    if not path.is_file() or path.read_bytes() != data:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        part = folder / f".{path.name}.{os.getpid()}.{threading.get_ident()}"
+        part.write_bytes(data)
+        os.replace(part, path)  # whole or not at all: another task may load it meanwhile
+    return load_rules_file(path)
 
 
 def _check(rules: Rules, where: str) -> None:
@@ -165,9 +190,11 @@ def _check(rules: Rules, where: str) -> None:
 
 
 
-def register(rules: Rules) -> None:
+def register(rules: Rules, replace: bool = False) -> None:
     """Make ``rules.game_id`` a game id (:func:`pipeline.games.get_game`). An id partgames
-    already gives a game (a board game, ``sn…``, ``moves_…``) or another rules' is refused."""
+    already gives a game (a board game, ``sn…``, ``moves_…``) or another rules' is refused
+    (``replace``: other rules of the id are replaced, as on a cluster worker, which serves one
+    run after another)."""
     from pipeline.schema import BOARD_GAMES
 
     gid = rules.game_id
@@ -179,7 +206,7 @@ def register(rules: Rules) -> None:
                          "ids starting with sn and moves_); choose another")
     with _LOCK:
         old = _REGISTRY.get(gid)
-        if old is not None and old.label != rules.label:
+        if old is not None and old.label != rules.label and not replace:
             raise RulesError(f"rules game id {gid!r}: given twice ({old.label}, {rules.label})")
         _REGISTRY[gid] = rules
 
@@ -249,4 +276,4 @@ def known_game_ids() -> list[str]:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "declare_views", "find_rules", "known_game_ids",
-           "load_rules_file", "register", "rules_from_namespace", "unregister"]
+           "load_rules_file", "load_rules_source", "register", "rules_from_namespace", "unregister"]

@@ -413,9 +413,11 @@ def test_rules_runs_refuse_what_they_cannot_do(tmp_path, capsys):
     code, _, err = cli(capsys, "run", "--rules", loop, "--games", "loop_cli", "--max-n", "4",
                        "--out", str(out), "--quiet")
     assert code == 2 and "returns to a position" in err and len(err.strip().splitlines()) == 1, err
+    # a cluster run ships the rules to the workers (tests/test_cluster.py): here no scheduler
     code, _, err = cli(capsys, "run", "--rules", loop, "--games", "loop_cli", "--max-n", "4",
-                       "--out", str(out), "--scheduler", "tcp://127.0.0.1:1")
-    assert code == 2 and "solved locally" in err, err
+                       "--out", str(out), "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "1",
+                       "--quiet")
+    assert code == 2 and "cannot reach the Dask scheduler" in err.strip().splitlines()[-1], err
     assert not out.exists()
     unregister("loop_cli")
 

@@ -598,7 +598,7 @@ CREATE OR REPLACE MACRO rules_moves(view_, multi_) AS TABLE
 -- `moves`) whose values their followers' records cannot give: an option not a partition (not
 -- `valid`), a follower of a swap position (returnable looks two moves ahead) whose options are
 -- not, and, for rules with their own starts (all_starts false), a follower without a record
--- in `records` (not a start; with every partition a start, a missing record is a defect of the
+-- in `records` (not a start: with every partition a start, a missing record is a defect of the
 -- store, which follower_check reports). One row (game, key) per subject.
 CREATE OR REPLACE MACRO rules_unchecked(moves_, records_, all_starts_) AS TABLE
     WITH m_ AS (SELECT * FROM query_table(moves_)),

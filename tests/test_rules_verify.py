@@ -85,69 +85,141 @@ def verify(capsys, store: Path, files: list[str], *only: str) -> tuple[int, dict
     return code, results, err
 
 
-def test_a_rules_game_store_checks_itself(tmp_path, capsys, ids):
-    # Both conventions of docs/definitions.md §4 and both kinds of starts: LCTR (every partition,
-    # two moves to () from (1)) and SN(4,{3}) (its own starts, distinct multisets are the moves).
-    lctr = rules_file(tmp_path / "a", "mine.py", LCTR, "mine_lctr", ids)
-    slow = str(EXAMPLES / "slownim_4_3_rules.py")
-    ids.append("slow_4_3")
-    store = tmp_path / "st"
-    run(capsys, store, [lctr, slow], "mine_lctr,slow_4_3", 7)
-    code, res, err = verify(capsys, store, [lctr, slow], "consistency.rules.*")
+BESIDE = {
+    "bound.sql": """\
+        -- id: mine.lemma2
+        -- source: lctr-some-results.txt, Lemma 2
+        -- kind: lemma
+        -- statement: Every LCTR value is at most 2.
+        -- covers: mine_lctr; every partition
+        -- games: mine_lctr
+        -- assert: sg <= 2
+        """,
+    "wrong.sql": """\
+        -- id: mine.wrong
+        -- source: none: planted
+        -- kind: theorem
+        -- statement: Every LCTR value is 0 (false: (1) has value 1).
+        -- covers: mine_lctr
+        -- domain: SELECT n FROM mine_lctr
+        SELECT n, parts, sg FROM mine_lctr WHERE sg <> 0
+        """,
+    "deeper/unplayed.sql": """\
+        -- id: mine.unplayed
+        -- source: none
+        -- kind: conjecture
+        -- statement: A game never run has no record.
+        -- covers: never_run
+        -- domain: SELECT n FROM never_run
+        SELECT n FROM never_run
+        """,
+}
+MAX_N = 6
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """A store of two rules games, n <= 6, both conventions of docs/definitions.md §4 and both
+    kinds of starts: LCTR as a rules file with statements beside it (every partition, two
+    moves to () from (1)) and SN(4,{3}) (its own starts, distinct multisets are the moves)."""
+    from pipeline.rules import load_rules_file, register
+    from pipeline.runner import run as run_games
+
+    folder = tmp_path_factory.mktemp("mine")
+    (folder / "mine.py").write_text(textwrap.dedent(LCTR.format(gid="mine_lctr")))
+    for name, text in BESIDE.items():
+        (folder / "queries" / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / "queries" / name).write_text(textwrap.dedent(text))
+    files = [str(folder / "mine.py"), str(EXAMPLES / "slownim_4_3_rules.py")]
+    for f in files:
+        for r in load_rules_file(f):
+            register(r)
+    root = folder / "st"
+    run_games(["mine_lctr", "slow_4_3"], max_n=MAX_N, out=str(root), jobs=1, progress=False)
+    yield root, files
+    for gid in ("mine_lctr", "slow_4_3", "never_run"):
+        unregister(gid)
+
+
+def test_a_rules_game_store_checks_itself(store, capsys):
+    root, files = store
+    code, res, err = verify(capsys, root, files, "consistency.rules.*")
     assert code == 0, err
     assert set(res) == {"consistency.rules.mine_lctr", "consistency.rules.slow_4_3"}
     mine, sn = res["consistency.rules.mine_lctr"], res["consistency.rules.slow_4_3"]
     assert mine["status"] == "holds" and mine["skipped"] == 0
-    assert mine["rows"] == sum(len(partitions(n)) for n in range(1, 8))
+    assert mine["rows"] == sum(len(partitions(n)) for n in range(1, MAX_N + 1))
     assert sn["status"] == "holds" and sn["skipped"] == 0
-    assert sn["rows"] == sum(len(partitions(n, parts=4)) for n in range(1, 8))
+    assert sn["rows"] == sum(len(partitions(n, parts=4)) for n in range(1, MAX_N + 1))
 
 
 @pytest.mark.parametrize("planted", ["other moves", "moves counted twice"])
-def test_records_that_do_not_follow_the_rules_fail(tmp_path, capsys, ids, planted):
-    # The store holds the records of one game; verify reads them with other rules of the same id:
-    # the consistency statement must find them wrong. (Each rules file alone holds, above.)
+def test_records_that_do_not_follow_the_rules_fail(store, planted):
+    # The store's records read with other rules of the same id (Downright's options for LCTR's
+    # records, or SN(4,{3}) with two moves to one multiset counted as two edges): the
+    # consistency statement must find them wrong. (With their own rules they hold, above.)
+    from pipeline.rules import Rules, find_rules, load_rules_file, register
+    from pipeline.rules_verify import consistency_statement
+    from pipeline.verify import verify as run_verify
+
+    root, _ = store
     if planted == "other moves":
-        made = rules_file(tmp_path / "a", "g.py", LCTR, "planted", ids)
-        other = rules_file(tmp_path / "b", "g.py", DOWNRIGHT, "planted", ids)
-        wrong = "sg"
-    else:  # SN(4,{3}) read with two moves to one multiset as two edges: nodes and leaves differ
-        made = str(EXAMPLES / "slownim_4_3_rules.py")
-        ids.append("slow_4_3")
-        text = Path(made).read_text().replace("MULTI_EDGES = False", "MULTI_EDGES = True")
-        assert "MULTI_EDGES = True" in text
-        (tmp_path / "b").mkdir()
-        other = str(tmp_path / "b" / "slow.py")
-        Path(other).write_text(text)
-        wrong = "nodes"
-    store = tmp_path / "st"
-    gid = ids[-1]
-    run(capsys, store, [made], gid, 7)
-    unregister(gid)  # this process ran it: another file of the same id is then refused
-    code, res, err = verify(capsys, store, [other], f"consistency.rules.{gid}")
-    assert code == 1, err
-    r = res[f"consistency.rules.{gid}"]
-    assert r["status"] == "fails" and r["counterexamples"] > 0
-    assert any(wrong in ex["wrong"] for ex in r["examples"]), r["examples"]
+        dr = load_rules_file(EXAMPLES / "downright_rules.py")[0]
+        other, wrong = Rules("mine_lctr", dr.options, None, True, "other"), "sg"
+    else:
+        sn = find_rules("slow_4_3")
+        assert sn.multi_edges is False
+        other, wrong = Rules("slow_4_3", sn.options, sn.starts, True, "other"), "nodes"
+    mine = find_rules(other.game_id)
+    register(other, replace=True)
+    try:
+        (r,) = run_verify(root, [f"consistency.rules.{other.game_id}"],
+                          extra=[consistency_statement(other)])
+    finally:
+        register(mine, replace=True)
+    assert r.status == "fails" and r.counterexamples > 0 and r.breaks
+    assert any(wrong in ex["wrong"] for ex in r.examples), r.examples
+
+
+def test_statements_beside_a_rules_file(store, capsys):
+    root, files = store
+    code, res, err = verify(capsys, root, files[:1], "mine.*")
+    assert code == 1, err  # mine.wrong fails
+    assert res["mine.lemma2"]["status"] == "holds"
+    assert res["mine.lemma2"]["rows"] == sum(len(partitions(n)) for n in range(1, MAX_N + 1))
+    assert res["mine.wrong"]["status"] == "fails"
+    assert res["mine.wrong"]["examples"][0]["parts"] == [1]
+    assert res["mine.unplayed"]["status"] == "no data"  # in a folder below, about no records
+    # without --rules, the statements beside the file are not the catalogue's
+    code, res, err = verify(capsys, root, [], "mine.*")
+    assert code == 2 and "matches no statement" in err
+
+
+def test_sql_rules_has_the_view_before_the_first_record(store, capsys):
+    root, _ = store
+    other = str(EXAMPLES / "downright_rules.py")
+    try:
+        code, out, err = cli(capsys, "sql", "--results", str(root), "--rules", other, "--format", "csv",
+                             "SELECT count(*) AS k FROM downright_rules")
+        assert code == 0 and out.split() == ["k", "0"], err
+        code, out, err = cli(capsys, "sql", "--results", str(root), "--rules", other, "--format", "csv",
+                             "SELECT rules_options('downright_rules', [2, 1]) AS o")
+        assert code == 0 and out.split("\n")[1] == '"[[1],[1]]"', out
+    finally:
+        unregister("downright_rules")
 
 
 def test_options_that_are_not_partitions_are_not_checked(tmp_path, capsys, ids):
-    # A position carrying more than its parts (a marker before them) has no record: the records
-    # whose options are such positions are skipped, never counted as holding.
+    # A position that is not a partition has no record: the records whose options are such
+    # positions are skipped, never counted as holding.
     path = rules_file(tmp_path / "a", "marked.py", """\
         import numba
-        import numpy as np
         GAME_ID = "{gid}"
 
         @numba.njit
         def options(p):
-            if len(p) > 0 and p[0] >= 0:
-                q = np.empty(len(p), np.int64)
-                q[0] = -1
-                q[1:] = p[1:]
-                yield q
-            elif len(p) > 1:
-                yield p[1:].copy()
+            if len(p) > 0 and p[0] > 0:
+                yield -p  # the parts negated: a position of the game, not a partition
         """, "marked", ids)
     store = tmp_path / "st"
     run(capsys, store, [path], "marked", 5)
@@ -155,81 +227,6 @@ def test_options_that_are_not_partitions_are_not_checked(tmp_path, capsys, ids):
     r = res["consistency.rules.marked"]
     assert code == 0 and r["status"] == "no data", (err, r)
     assert r["rows"] == 0 and r["skipped"] == sum(len(partitions(n)) for n in range(1, 6))
-
-
-def test_statements_beside_a_rules_file(tmp_path, capsys, ids):
-    folder = tmp_path / "mine"
-    path = rules_file(folder, "mine.py", LCTR, "beside", ids)
-    (folder / "queries").mkdir()
-    (folder / "queries" / "bound.sql").write_text(textwrap.dedent("""\
-        -- id: beside.lemma2
-        -- source: lctr-some-results.txt, Lemma 2
-        -- kind: lemma
-        -- statement: Every LCTR value is at most 2.
-        -- covers: beside; every partition
-        -- games: beside
-        -- assert: sg <= 2
-        """))
-    (folder / "queries" / "wrong.sql").write_text(textwrap.dedent("""\
-        -- id: beside.wrong
-        -- source: none: planted
-        -- kind: theorem
-        -- statement: Every LCTR value is 0 (false: (1) has value 1).
-        -- covers: beside
-        -- domain: SELECT n FROM beside
-        SELECT n, parts, sg FROM beside WHERE sg <> 0
-        """))
-    (folder / "queries" / "unplayed.sql").write_text(textwrap.dedent("""\
-        -- id: beside.unplayed
-        -- source: none
-        -- kind: conjecture
-        -- statement: A game never run has no record.
-        -- covers: never_run
-        -- domain: SELECT n FROM never_run
-        SELECT n FROM never_run
-        """))
-    ids.append("never_run")
-    store = tmp_path / "st"
-    run(capsys, store, [path], "beside", 6)
-    code, res, err = verify(capsys, store, [path], "beside.*", "consistency.rules.*")
-    assert code == 1, err  # beside.wrong fails
-    assert res["beside.lemma2"]["status"] == "holds"
-    assert res["beside.lemma2"]["rows"] == sum(len(partitions(n)) for n in range(1, 7))
-    assert res["beside.wrong"]["status"] == "fails"
-    assert res["beside.wrong"]["examples"][0]["parts"] == [1]
-    assert res["beside.unplayed"]["status"] == "no data"
-    assert res["consistency.rules.beside"]["status"] == "holds"
-    # without --rules, the statements beside the file are not the catalogue's
-    code, res, err = verify(capsys, store, [], "beside.*")
-    assert code == 2 and "matches no statement" in err
-
-
-def test_the_example_games_statements_hold(tmp_path, capsys, ids):
-    # examples/queries/: Gale's and Zeilberger's Chomp and Sato's Welter formula
-    # (docs/definitions.md §2.4) on the records of the example rules files.
-    files = [str(EXAMPLES / "chomp_rules.py"), str(EXAMPLES / "welter_rules.py")]
-    ids += ["chomp", "welter"]
-    store = tmp_path / "st"
-    run(capsys, store, files, "chomp,welter", 8)
-    code, res, err = verify(capsys, store, files, "rules.*")
-    assert code == 0, err
-    assert {k: v["status"] for k, v in res.items()} == {"rules.chomp.gale": "holds",
-                                                        "rules.welter.sato": "holds"}
-    assert res["rules.welter.sato"]["rows"] == sum(len(partitions(n)) for n in range(1, 9))
-
-
-def test_a_rules_game_view_exists_before_its_first_record(tmp_path, capsys, ids):
-    path = rules_file(tmp_path / "a", "mine.py", LCTR, "unrun", ids)
-    store = tmp_path / "st"
-    run(capsys, store, [path], "unrun", 2)
-    unregister("unrun")
-    other = rules_file(tmp_path / "b", "other.py", LCTR, "not_yet", ids)
-    code, out, err = cli(capsys, "sql", "--results", str(store), "--rules", other, "--format", "csv",
-                         "SELECT count(*) AS k FROM not_yet")
-    assert code == 0 and out.split() == ["k", "0"], err
-    code, out, err = cli(capsys, "sql", "--results", str(store), "--rules", other, "--format", "csv",
-                         "SELECT rules_options('not_yet', [2, 1]) AS o")
-    assert code == 0 and out.split("\n")[1] == '"[[1],[1]]"', out
 
 
 def test_bad_input_to_verify_rules_is_one_line(tmp_path, capsys, ids):

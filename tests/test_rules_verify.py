@@ -117,27 +117,51 @@ BESIDE = {
 MAX_N = 6
 
 
+#: Two games of one rules file, both conventions of docs/definitions.md §4 and both kinds of
+#: starts: LCTR (every partition, two moves to () from (1)) and LCTR on at most three rows with
+#: two moves to one position counted once (its own starts, closed under the moves).
+TWO_GAMES = """\
+    import numba
+    from pipeline.rules import Rules
+
+    @numba.njit
+    def options(p):
+        if len(p) > 0:
+            yield p[1:]
+            q = p - 1
+            yield q[q > 0]
+
+    def three_rows(n, cap=None, rows=3):
+        cap = n if cap is None else cap
+        if n == 0:
+            yield ()
+        elif rows > 0:
+            for first in range(min(n, cap), 0, -1):
+                for rest in three_rows(n - first, first, rows - 1):
+                    yield (first, *rest)
+
+    RULES = [Rules("mine_lctr", options), Rules("mine_once", options, three_rows, False)]
+    """
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    """A store of two rules games, n <= 6, both conventions of docs/definitions.md §4 and both
-    kinds of starts: LCTR as a rules file with statements beside it (every partition, two
-    moves to () from (1)) and SN(4,{3}) (its own starts, distinct multisets are the moves)."""
+    """A store of the two games of :data:`TWO_GAMES`, n <= 6, with statements beside their file."""
     from pipeline.rules import load_rules_file, register
     from pipeline.runner import run as run_games
 
     folder = tmp_path_factory.mktemp("mine")
-    (folder / "mine.py").write_text(textwrap.dedent(LCTR.format(gid="mine_lctr")))
+    (folder / "mine.py").write_text(textwrap.dedent(TWO_GAMES))
     for name, text in BESIDE.items():
         (folder / "queries" / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / "queries" / name).write_text(textwrap.dedent(text))
-    files = [str(folder / "mine.py"), str(EXAMPLES / "slownim_4_3_rules.py")]
-    for f in files:
-        for r in load_rules_file(f):
-            register(r)
+    files = [str(folder / "mine.py")]
+    for r in load_rules_file(files[0]):
+        register(r)
     root = folder / "st"
-    run_games(["mine_lctr", "slow_4_3"], max_n=MAX_N, out=str(root), jobs=1, progress=False)
+    run_games(["mine_lctr", "mine_once"], max_n=MAX_N, out=str(root), jobs=1, progress=False)
     yield root, files
-    for gid in ("mine_lctr", "slow_4_3", "never_run"):
+    for gid in ("mine_lctr", "mine_once", "never_run"):
         unregister(gid)
 
 
@@ -145,19 +169,19 @@ def test_a_rules_game_store_checks_itself(store, capsys):
     root, files = store
     code, res, err = verify(capsys, root, files, "consistency.rules.*")
     assert code == 0, err
-    assert set(res) == {"consistency.rules.mine_lctr", "consistency.rules.slow_4_3"}
-    mine, sn = res["consistency.rules.mine_lctr"], res["consistency.rules.slow_4_3"]
+    assert set(res) == {"consistency.rules.mine_lctr", "consistency.rules.mine_once"}
+    mine, once = res["consistency.rules.mine_lctr"], res["consistency.rules.mine_once"]
     assert mine["status"] == "holds" and mine["skipped"] == 0
     assert mine["rows"] == sum(len(partitions(n)) for n in range(1, MAX_N + 1))
-    assert sn["status"] == "holds" and sn["skipped"] == 0
-    assert sn["rows"] == sum(len(partitions(n, parts=4)) for n in range(1, MAX_N + 1))
+    assert once["status"] == "holds" and once["skipped"] == 0
+    assert once["rows"] == sum(len(partitions(n, parts=3)) for n in range(1, MAX_N + 1))
 
 
 @pytest.mark.parametrize("planted", ["other moves", "moves counted twice"])
 def test_records_that_do_not_follow_the_rules_fail(store, planted):
     # The store's records read with other rules of the same id (Downright's options for LCTR's
-    # records, or SN(4,{3}) with two moves to one multiset counted as two edges): the
-    # consistency statement must find them wrong. (With their own rules they hold, above.)
+    # records, or mine_once's two moves from (1) to () counted as two edges): the consistency
+    # statement must find them wrong. (With their own rules they hold, above.)
     from pipeline.rules import Rules, find_rules, load_rules_file, register
     from pipeline.rules_verify import consistency_statement
     from pipeline.verify import verify as run_verify
@@ -167,9 +191,9 @@ def test_records_that_do_not_follow_the_rules_fail(store, planted):
         dr = load_rules_file(EXAMPLES / "downright_rules.py")[0]
         other, wrong = Rules("mine_lctr", dr.options, None, True, "other"), "sg"
     else:
-        sn = find_rules("slow_4_3")
-        assert sn.multi_edges is False
-        other, wrong = Rules("slow_4_3", sn.options, sn.starts, True, "other"), "nodes"
+        once = find_rules("mine_once")
+        assert once.multi_edges is False
+        other, wrong = Rules("mine_once", once.options, once.starts, True, "other"), "nodes"
     mine = find_rules(other.game_id)
     register(other, replace=True)
     try:

@@ -595,23 +595,29 @@ CREATE OR REPLACE MACRO rules_moves(view_, multi_) AS TABLE
     FROM valid_;
 
 -- rules_unchecked(moves, records, all_starts): the subjects of a rules_moves table (named
--- `moves`) whose values their followers' records cannot give: an option not a partition (not
--- `valid`), a follower of a swap position (returnable looks two moves ahead) whose options are
--- not, and, for rules with their own starts (all_starts false), a follower without a record
--- in `records` (not a start: with every partition a start, a missing record is a defect of the
--- store, which follower_check reports). One row (game, key) per subject.
+-- `moves`) whose values their followers' records cannot give: a position is unreadable when an
+-- option is not a partition (not `valid`) or, for rules with their own starts (all_starts
+-- false), an option other than () has no record in `records` (it is not a start: with every
+-- partition a start, a missing record is a defect of the store, which follower_check reports).
+-- A subject is left out when it is unreadable, or when its pair is a swap (returnable looks two
+-- moves ahead) and one of its followers is. One row (game, key) per subject.
 CREATE OR REPLACE MACRO rules_unchecked(moves_, records_, all_starts_) AS TABLE
     WITH m_ AS (SELECT * FROM query_table(moves_)),
-    e_ AS (SELECT game, key, sg, sg_misere, unnest(fkeys) AS fkey FROM m_ WHERE subject AND valid)
-    SELECT game, key FROM m_ WHERE subject AND NOT valid
+    e_ AS (SELECT game, key, unnest(fkeys) AS fkey FROM m_ WHERE valid),
+    bad_ AS (
+        SELECT game, key FROM m_ WHERE NOT valid
+        UNION
+        SELECT e_.game, e_.key FROM e_
+        LEFT JOIN (SELECT game, record_key(n, ordinal) AS key FROM query_table(records_)) y_
+            ON y_.game = e_.game AND y_.key = e_.fkey
+        WHERE NOT all_starts_ AND e_.fkey <> 0 AND y_.key IS NULL
+    )
+    SELECT game, key FROM m_ WHERE subject AND (game, key) IN (SELECT (game, key) FROM bad_)
     UNION
-    SELECT e_.game, e_.key FROM e_ JOIN m_ f_ ON f_.game = e_.game AND f_.key = e_.fkey
-    WHERE ((e_.sg = 0 AND e_.sg_misere = 1) OR (e_.sg = 1 AND e_.sg_misere = 0)) AND NOT f_.valid
-    UNION
-    SELECT e_.game, e_.key FROM e_ LEFT JOIN (SELECT game, record_key(n, ordinal) AS key
-                                               FROM query_table(records_)) y_
-        ON y_.game = e_.game AND y_.key = e_.fkey
-    WHERE NOT all_starts_ AND e_.fkey <> 0 AND y_.key IS NULL;
+    SELECT s_.game, s_.key FROM m_ s_
+    JOIN e_ ON e_.game = s_.game AND e_.key = s_.key
+    JOIN bad_ b_ ON b_.game = e_.game AND b_.key = e_.fkey
+    WHERE s_.subject AND ((s_.sg = 0 AND s_.sg_misere = 1) OR (s_.sg = 1 AND s_.sg_misere = 0));
 
 -- rules_examined(view, multi, all_starts): one row per subject of a rules game's records in the
 -- view (or CTE) named `view`, with `examined` false for those rules_unchecked leaves out (the

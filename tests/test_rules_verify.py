@@ -117,9 +117,10 @@ BESIDE = {
 MAX_N = 6
 
 
-#: Two games of one rules file, both conventions of docs/definitions.md §4 and both kinds of
-#: starts: LCTR (every partition, two moves to () from (1)) and LCTR on at most three rows with
-#: two moves to one position counted once (its own starts, closed under the moves).
+#: Three games of one rules file, both conventions of docs/definitions.md §4 and both kinds of
+#: starts: LCTR (every partition, two moves to () from (1)), LCTR on at most three rows with
+#: two moves to one position counted once (its own starts, closed under the moves), and LCTR
+#: from (1) and the partitions of two rows or more (its own starts, not closed: T(a, b) = (b)).
 TWO_GAMES = """\
     import numba
     from pipeline.rules import Rules
@@ -140,13 +141,17 @@ TWO_GAMES = """\
                 for rest in three_rows(n - first, first, rows - 1):
                     yield (first, *rest)
 
-    RULES = [Rules("mine_lctr", options), Rules("mine_once", options, three_rows, False)]
+    def two_rows_or_more(n):  # and (1): a store with no (game, 1) holds no followers
+        return [lam for lam in three_rows(n, rows=n) if len(lam) >= 2 or n == 1]
+
+    RULES = [Rules("mine_lctr", options), Rules("mine_once", options, three_rows, False),
+             Rules("mine_some", options, two_rows_or_more)]
     """
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    """A store of the two games of :data:`TWO_GAMES`, n <= 6, with statements beside their file."""
+    """A store of the games of :data:`TWO_GAMES`, n <= 6, with statements beside their file."""
     from pipeline.rules import load_rules_file, register
     from pipeline.runner import run as run_games
 
@@ -159,9 +164,9 @@ def store(tmp_path_factory):
     for r in load_rules_file(files[0]):
         register(r)
     root = folder / "st"
-    run_games(["mine_lctr", "mine_once"], max_n=MAX_N, out=str(root), jobs=1, progress=False)
+    run_games(["mine_lctr", "mine_once", "mine_some"], max_n=MAX_N, out=str(root), jobs=1, progress=False)
     yield root, files
-    for gid in ("mine_lctr", "mine_once", "never_run"):
+    for gid in ("mine_lctr", "mine_once", "mine_some", "never_run"):
         unregister(gid)
 
 
@@ -169,12 +174,17 @@ def test_a_rules_game_store_checks_itself(store, capsys):
     root, files = store
     code, res, err = verify(capsys, root, files, "consistency.rules.*")
     assert code == 0, err
-    assert set(res) == {"consistency.rules.mine_lctr", "consistency.rules.mine_once"}
+    assert set(res) == {f"consistency.rules.{g}" for g in ("mine_lctr", "mine_once", "mine_some")}
     mine, once = res["consistency.rules.mine_lctr"], res["consistency.rules.mine_once"]
     assert mine["status"] == "holds" and mine["skipped"] == 0
     assert mine["rows"] == sum(len(partitions(n)) for n in range(1, MAX_N + 1))
     assert once["status"] == "holds" and once["skipped"] == 0
     assert once["rows"] == sum(len(partitions(n, parts=3)) for n in range(1, MAX_N + 1))
+    # a follower that is not a start has no record: its record is skipped, never failed
+    some = res["consistency.rules.mine_some"]
+    starts = 1 + sum(len(partitions(n)) - 1 for n in range(2, MAX_N + 1))  # all but (n), n > 1
+    assert some["status"] == "holds" and some["rows"] > 0 and some["skipped"] > 0
+    assert some["rows"] + some["skipped"] == starts
 
 
 @pytest.mark.parametrize("planted", ["other moves", "moves counted twice"])

@@ -510,6 +510,9 @@ def _verify(args: argparse.Namespace) -> int:
     results = _verify_results(args)
     provenance = (kept_lines(args.results, args.min_n, args.max_n)
                   + provenance_lines(args.results, args.min_n, args.max_n))
+    from pipeline.rules_verify import rules_lines  # the store's rules games: checked or not
+
+    provenance += rules_lines(args.results, getattr(args, "loaded_rules", []), args.min_n, args.max_n)
     if args.format == "json":
         print(json.dumps([r.as_dict() for r in results], default=str))
     else:
@@ -567,6 +570,7 @@ def _verify_results(args: argparse.Namespace):
                 register(rules)
                 loaded.append(rules)
         extra = rules_statements(args.rules, loaded)
+        args.loaded_rules = loaded
     if not args.scheduler:
         return verify(args.results, args.only, on_result=on_result,
                       min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),

@@ -80,6 +80,31 @@ def rules_statements(files: list[str | Path], rules: list[Rules]) -> list[Statem
     return out + beside
 
 
+def rules_lines(results: str | Path, given: list[Rules], min_n: int | None = None,
+                max_n: int | None = None) -> list[str]:
+    """verify's lines on the store's rules games (their commit records name the rules file,
+    docs/rules.md): one per game whose rules were not given (no statement checks its records
+    against them), and one per game given with other rules than those that computed its records
+    (the file since edited: consistency.rules.GAME then reads them with the new rules)."""
+    from pipeline.storage import Store
+
+    sound, _ = Store.open(results, create=False).committed()
+    labels: dict[str, set[str]] = {}
+    for game, n, record in sound:
+        if "rules" in record and (min_n is None or n >= min_n) and (max_n is None or n <= max_n):
+            labels.setdefault(game, set()).add(record["rules"])
+    mine = {r.game_id: r.label for r in given}
+    lines = []
+    for game, found in sorted(labels.items()):
+        if game not in mine:
+            lines.append(f"records of the rules game {game} ({', '.join(sorted(found))}) are checked "
+                         f"against no rules: `verify --rules FILE` adds consistency.rules.{game}")
+        elif found != {mine[game]}:
+            lines.append(f"records of the rules game {game} were computed by {', '.join(sorted(found))} "
+                         f"and are checked against {mine[game]}")
+    return lines
+
+
 def games_named(st: Statement) -> set[str]:
     """The names a statement reads as tables (its predicate form's ``games``, the tables its
     queries name, read off DuckDB's parse tree, CTEs left out): with :func:`declare_views`, a
@@ -117,4 +142,5 @@ def _ctes(tree: object) -> set[str]:
     return set()
 
 
-__all__ = ["QUERIES", "consistency_statement", "consistency_text", "games_named", "rules_statements"]
+__all__ = ["QUERIES", "consistency_statement", "consistency_text", "games_named", "rules_lines",
+           "rules_statements"]

@@ -285,3 +285,34 @@ def test_bad_input_to_verify_rules_is_one_line(tmp_path, capsys, ids):
     code, _, err = cli(capsys, "verify", "--results", str(store), "--rules", path, "--report", str(report))
     assert code == 2 and "broken.sql" in err and len(err.strip().splitlines()) == 1, err
     assert not report.exists()
+
+
+def test_verify_names_the_rules_games_it_did_not_check(store, tmp_path, capsys):
+    # A store's rules games whose rules verify was not given are checked against nothing: said
+    # in the summary, as are records computed by other rules than those given (the file edited).
+    root, files = store
+    code, out, err = cli(capsys, "verify", "--results", str(root), "--only", "consistency.lctr",
+                         "--report", "-")
+    assert code == 0, err
+    for game in ("mine_lctr", "mine_once", "mine_some"):
+        assert f"rules game {game} (mine.py sha256:" in out and f"adds consistency.rules.{game}" in out
+    code, out, err = cli(capsys, "verify", "--results", str(root), "--rules", files[0],
+                         "--only", "consistency.lctr", "--report", "-")
+    assert code == 0 and "rules game" not in out, out
+    edited = tmp_path / "mine.py"  # the same games, the file since edited (a comment)
+    edited.write_text(Path(files[0]).read_text() + "# edited\n")
+    for gid in ("mine_lctr", "mine_once", "mine_some"):
+        unregister(gid)
+    try:
+        code, out, err = cli(capsys, "verify", "--results", str(root), "--rules", str(edited),
+                             "--only", "consistency.rules.mine_lctr", "--report", "-")
+    finally:
+        from pipeline.rules import load_rules_file, register
+
+        for gid in ("mine_lctr", "mine_once", "mine_some"):
+            unregister(gid)
+        for r in load_rules_file(files[0]):
+            register(r)
+    assert code == 0, err
+    line = [x for x in out.splitlines() if "rules game mine_lctr" in x]
+    assert line and "were computed by mine.py sha256:" in line[0] and "checked against mine.py" in line[0]

@@ -185,6 +185,7 @@ def _sql_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--results", default="results", help="results directory (default results/)")
     _n_range(s)
     s.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    _rules_option(s)
 
 
 def _verify_parser(sub: argparse._SubParsersAction) -> None:
@@ -214,6 +215,10 @@ def _verify_parser(sub: argparse._SubParsersAction) -> None:
     v.add_argument("--report", default=None,
                    help="Markdown report path (default RESULTS/VERIFY.md; '-' for none); the results "
                         "as JSON go beside it (VERIFY.json)")
+    v.add_argument("--rules", action="append", default=None, metavar="FILE",
+                   help="a rules game's file (docs/rules.md; repeatable): its game's consistency "
+                        "statement (consistency.rules.GAME) and the statements of the queries/ "
+                        "folder beside the file join the catalogue")
 
 
 def _solve_parser(sub: argparse._SubParsersAction) -> None:
@@ -408,9 +413,6 @@ def _run(args: argparse.Namespace) -> int:
                                  lost_workers_timeout=args.lost_workers_timeout)
     elif args.tls_ca_file or args.tls_cert or args.tls_key:
         raise UsageError("--tls-ca-file, --tls-cert and --tls-key go with --scheduler")
-    if args.scheduler and args.rules:  # the workers look game ids up without this process's files
-        raise UsageError("--rules games are solved locally; on a cluster, install them as a package "
-                         "with a partgames.games entry point (docs/rules.md)")
     from pipeline.runner import run  # after the cluster options: a bad one is refused at once
 
     _load_rules(args)
@@ -476,6 +478,7 @@ def _sql(args: argparse.Namespace) -> int:
     from pipeline.query import connect
 
     text = args.query
+    _load_rules(args)  # a rules game's view exists, empty, before its first record
     from_stdin = text in (None, "-")  # statements from standard input, over one connection
     if not from_stdin:
         if text.startswith("@"):
@@ -507,6 +510,9 @@ def _verify(args: argparse.Namespace) -> int:
     results = _verify_results(args)
     provenance = (kept_lines(args.results, args.min_n, args.max_n)
                   + provenance_lines(args.results, args.min_n, args.max_n))
+    from pipeline.rules_verify import rules_lines  # the store's rules games: checked or not
+
+    provenance += rules_lines(args.results, getattr(args, "loaded_rules", []), args.min_n, args.max_n)
     if args.format == "json":
         print(json.dumps([r.as_dict() for r in results], default=str))
     else:
@@ -551,10 +557,24 @@ def _verify_results(args: argparse.Namespace):
         print("\n".join(result_lines(result)), flush=True)
 
     on_result = show if args.format == "text" else None
+    extra = None
+    if args.rules:
+        if args.scheduler:  # the workers would need the rules (and their numba) too
+            raise UsageError("verify --rules runs here: leave out --scheduler (docs/rules.md)")
+        from pipeline.rules import load_rules_file, register
+        from pipeline.rules_verify import rules_statements
+
+        loaded = []
+        for path in args.rules:
+            for rules in load_rules_file(path):
+                register(rules)
+                loaded.append(rules)
+        extra = rules_statements(args.rules, loaded)
+        args.loaded_rules = loaded
     if not args.scheduler:
         return verify(args.results, args.only, on_result=on_result,
                       min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
-                      progress=not args.quiet and sys.stderr.isatty())
+                      progress=not args.quiet and sys.stderr.isatty(), extra=extra)
     from pipeline.cluster import ClusterOptions
     from pipeline.cluster import connect as cluster_client
     from pipeline.storage import Store

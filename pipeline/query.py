@@ -279,9 +279,11 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
     Arrow and computed by numba (:mod:`pipeline.games.features`, imported at the first call):
     ``part_key(parts)`` the key ``n << 40 | ordinal`` of a partition, any integer list (NULL if
     it is not one), ``part_keys(lists)`` that of each entry, ``follower_keys(game, parts)`` the keys of
-    the positions a board game's moves reach from ``parts``, one per move, and ``partition_at(n,
+    the positions a board game's moves reach from ``parts``, one per move, ``partition_at(n,
     ordinal)`` the partition a record's ``parts`` holds (a query that shows the parts of a few
-    rows reads them so, not the list column of every record)."""
+    rows reads them so, not the list column of every record), and ``rules_options(game,
+    position)`` the options of a position by a rules game's rules, one per move
+    (:mod:`pipeline.rules`; the games this process knows)."""
 
     def part_key(parts: pa.ChunkedArray) -> pa.Array:
         from pipeline.games.features import partition_key_arrow
@@ -299,6 +301,10 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
         from pipeline.games.features import partition_at as at
         return at(ns, ordinals)
 
+    def rules_options(games: pa.ChunkedArray, positions: pa.ChunkedArray) -> pa.Array:
+        from pipeline.games.generic import rules_options_arrow
+        return rules_options_arrow(games, positions)
+
     # BIGINT lists: DuckDB casts any integer list to them (a SMALLINT[] parameter took no INTEGER[])
     con.create_function("part_key", part_key, ["BIGINT[]"], "BIGINT", type="arrow",
                         null_handling="special")
@@ -308,6 +314,8 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
                         type="arrow")
     con.create_function("partition_at", partition_at, ["BIGINT", "BIGINT"], "SMALLINT[]", type="arrow",
                         null_handling="special")
+    con.create_function("rules_options", rules_options, ["VARCHAR", "BIGINT[]"], "BIGINT[][]",
+                        type="arrow", null_handling="special")
 
 
 def connect(results: str | Path, macros: bool = True, min_n: int | None = None,

@@ -50,6 +50,9 @@ ENTRY_POINT_GROUP = "partgames.games"
 _ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 _REGISTRY: dict[str, Rules] = {}
+#: Game ids whose SQL views exist, empty until a record, though this process has no rules for
+#: them: those the statements beside a rules file read (``verify --rules``, docs/rules.md).
+_VIEWS: set[str] = set()
 _LOADED: dict[tuple[str, str], list[Rules]] = {}
 _LOCK = threading.Lock()
 
@@ -68,6 +71,9 @@ class Rules:
     multi_edges: bool = True
     #: Where the rules come from, for the commit record: a file's name and content hash.
     label: str = ""
+    #: The rules file's name and text, which a cluster run ships to its workers
+    #: (:func:`load_rules_source`); None for rules not read from a file (an entry point's).
+    source: tuple[str, str] | None = None
 
     def start_arrays(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The rules' own starts of n as (values, offsets), each checked to be a nonempty
@@ -137,21 +143,43 @@ def load_rules_file(path: str | Path) -> list[Rules]:
         sys.modules.pop(name, None)
         raise RulesError(f"--rules {path}: {type(exc).__name__}: {exc}") from exc
     label = f"{path.name} sha256:{digest}"
+    source = (path.name, data.decode("utf-8", errors="replace"))
     found = getattr(module, "RULES", None)
     if isinstance(found, (list, tuple)):
         if not found or not all(isinstance(r, Rules) for r in found):
             raise RulesError(f"--rules {path}: RULES must be a Rules or a list of them")
-        loaded = [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label)
+        loaded = [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label, source)
                   for r in found]
     else:
         rules = rules_from_namespace(vars(module), f"--rules {path}", label)
         loaded = [Rules(rules.game_id, rules.options, rules.starts, rules.multi_edges,
-                        rules.label or label)]
+                        rules.label or label, source)]
     for rules in loaded:
         _check(rules, f"--rules {path}")
     with _LOCK:
         _LOADED[key] = loaded
     return loaded
+
+
+def load_rules_source(name: str, text: str) -> list[Rules]:
+    """The rules of a rules file given by its name and text (:attr:`Rules.source`: what a
+    cluster run ships to its workers, which need not see the client's file): written to a
+    directory of this user's under the temporary directory, named by the text's hash, and loaded
+    from there, so that they get the label the client's file has."""
+    import os
+    import tempfile
+
+    data = text.encode("utf-8")
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    folder = Path(tempfile.gettempdir()) / f"partgames-rules-{uid}" / digest
+    path = folder / Path(name).name
+    if not path.is_file() or path.read_bytes() != data:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        part = folder / f".{path.name}.{os.getpid()}.{threading.get_ident()}"
+        part.write_bytes(data)
+        os.replace(part, path)  # whole or not at all: another task may load it meanwhile
+    return load_rules_file(path)
 
 
 def _check(rules: Rules, where: str) -> None:
@@ -162,9 +190,11 @@ def _check(rules: Rules, where: str) -> None:
 
 
 
-def register(rules: Rules) -> None:
+def register(rules: Rules, replace: bool = False) -> None:
     """Make ``rules.game_id`` a game id (:func:`pipeline.games.get_game`). An id partgames
-    already gives a game (a board game, ``sn…``, ``moves_…``) or another rules' is refused."""
+    already gives a game (a board game, ``sn…``, ``moves_…``) or another rules' is refused
+    (``replace``: other rules of the id are replaced, as on a cluster worker, which serves one
+    run after another)."""
     from pipeline.schema import BOARD_GAMES
 
     gid = rules.game_id
@@ -176,7 +206,7 @@ def register(rules: Rules) -> None:
                          "ids starting with sn and moves_); choose another")
     with _LOCK:
         old = _REGISTRY.get(gid)
-        if old is not None and old.label != rules.label:
+        if old is not None and old.label != rules.label and not replace:
             raise RulesError(f"rules game id {gid!r}: given twice ({old.label}, {rules.label})")
         _REGISTRY[gid] = rules
 
@@ -185,6 +215,7 @@ def unregister(game_id: str) -> None:
     """Forget a registered rules game (tests)."""
     with _LOCK:
         _REGISTRY.pop(game_id, None)
+        _VIEWS.discard(game_id)
 
 
 @functools.lru_cache(maxsize=256)
@@ -222,15 +253,27 @@ def find_rules(game_id: str) -> Rules | None:
     return rules
 
 
+def declare_views(game_ids: Iterable[str]) -> None:
+    """Give each of these game ids (rules game ids, no others) a SQL view, empty while the store
+    has no record of it: the games that statements beside a rules file read, so that a statement
+    about a game not run is ``no data``, not an error."""
+    from pipeline.schema import BOARD_GAMES
+
+    with _LOCK:
+        _VIEWS.update(g for g in game_ids if _ID.fullmatch(g) and g not in BOARD_GAMES
+                      and not g.startswith(("sn", "moves_")) and g not in ("records", "slownim", "jobs",
+                                                                            "summaries"))
+
+
 def known_game_ids() -> list[str]:
     """The ids of the rules games this process knows without loading any: those registered
     (``--rules``) and the names of the installed ``partgames.games`` entry points (for the SQL
     views, which exist, empty, before a game's first record)."""
     with _LOCK:
-        ids = set(_REGISTRY)
+        ids = set(_REGISTRY) | _VIEWS
     ids.update(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if _ID.fullmatch(ep.name))
     return sorted(ids)
 
 
-__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "find_rules", "known_game_ids", "load_rules_file",
-           "register", "rules_from_namespace", "unregister"]
+__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "declare_views", "find_rules", "known_game_ids",
+           "load_rules_file", "load_rules_source", "register", "rules_from_namespace", "unregister"]

@@ -618,9 +618,10 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
         elif plan.tasks:
             from pipeline import cluster as dask_cluster  # Dask only for a cluster run
 
+            rules = _rules_sources([g for gs, _ in plan.tasks for g in gs])  # to the workers
             summary.tasks_per_worker = dask_cluster.solve_all(
                 store.root, [([g.game_id for g in gs], items) for gs, items in plan.tasks],
-                cluster, functools.partial(solve_task, keep=keep.text), record_done)
+                cluster, functools.partial(solve_task, keep=keep.text, rules=rules), record_done)
     finally:
         for bar in (bars or {}).values():
             bar.close()
@@ -778,12 +779,27 @@ class CodeMismatch(PartgamesError):
     """A cluster worker runs other code than the client (one line, naming the worker)."""
 
 
+def _rules_sources(games: list[Game]) -> list[tuple[str, str]]:
+    """The files (name, text) of the run's rules games read from ``--rules`` files, for the
+    workers of a cluster run (an entry point's rules are installed there as here)."""
+    from pipeline.games.generic import GenericGame
+
+    out: list[tuple[str, str]] = []
+    for game in games:
+        source = game.rules.source if isinstance(game, GenericGame) else None
+        if source is not None and source not in out:
+            out.append(source)
+    return out
+
+
 def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int, int]],
-               code: str, keep: str = "all") -> tuple[str, list[ShardResult]]:
+               code: str, keep: str = "all", rules: list[tuple[str, str]] | None = None
+               ) -> tuple[str, list[ShardResult]]:
     """One task of a cluster run, on a worker: the shards ``items`` of the games ``game_ids``
     solved and written into the store's staging area as a local run's thread does, after the
     worker's code is found to be the client's (``code``, :func:`pipeline.source_digest`).
-    ``keep``: the run's ``--keep`` (checked by the client). Returns the worker's address and
+    ``keep``: the run's ``--keep`` (checked by the client). ``rules``: the ``--rules`` files
+    (name, text) of the run, loaded here (docs/rules.md). Returns the worker's address and
     the shards' results (no records)."""
     import distributed
 
@@ -792,6 +808,12 @@ def solve_task(store_root: str, game_ids: list[str], items: list[tuple[int, int,
         raise CodeMismatch(f"worker {worker} runs other partgames code (code {source_digest()[:16]}, "
                            f"the client's {code[:16]}); install the same version everywhere")
     use_run_allocators()
+    if rules:
+        from pipeline.rules import load_rules_source, register
+
+        for name, text in rules:
+            for loaded in load_rules_source(name, text):
+                register(loaded, replace=True)  # the client's file now, whatever ran before
     store = Store(Path(store_root))
     games = [get_game(g) for g in game_ids]
     stop = threading.Event()

@@ -116,13 +116,14 @@ class Statement:
         return self.header["needs"]
 
 
-def parse_statement(path: Path) -> Statement:
-    """Read one statement file: ``-- key: value`` header lines, then the query."""
+def parse_statement(path: Path, text: str | None = None) -> Statement:
+    """Read one statement file: ``-- key: value`` header lines, then the query (``text``: the
+    file's content, for a statement written by partgames, :mod:`pipeline.rules_verify`)."""
     header: dict[str, str] = {}
     body: list[str] = []
     last = None
     in_header = True
-    for line in path.read_text().splitlines():
+    for line in (path.read_text() if text is None else text).splitlines():
         if in_header:
             m = re.match(r"--\s?([a-z][a-z_0-9]*):\s?(.*)$", line)
             if m and line.strip() != PRINTED_MARK:
@@ -252,14 +253,18 @@ def _strip_query(text: str) -> str:
     return text.strip().rstrip(";").strip()
 
 
-def load_catalogue(root: Path | None = None, select: list[str] | None = None) -> list[Statement]:
-    """Every statement file under ``queries/`` (not macros, not searches), sorted by id."""
+def statement_files(root: Path) -> list[Path]:
+    """The statement files under a ``queries/`` folder (not macros, not searches)."""
+    return [p for p in sorted(root.rglob("*.sql"))
+            if p.name != "macros.sql" and "search" not in p.relative_to(root).parts]
+
+
+def load_catalogue(root: Path | None = None, select: list[str] | None = None,
+                   extra: list[Statement] | None = None) -> list[Statement]:
+    """Every statement file under ``queries/`` (not macros, not searches) and the ``extra``
+    statements (a rules game's, :mod:`pipeline.rules_verify`), sorted by id."""
     root = root or queries_dir()
-    files = [
-        p for p in sorted(root.rglob("*.sql"))
-        if p.name != "macros.sql" and "search" not in p.relative_to(root).parts
-    ]
-    statements = [parse_statement(p) for p in files]
+    statements = [parse_statement(p) for p in statement_files(root)] + list(extra or [])
     ids = [s.id for s in statements]
     dup = {i for i in ids if ids.count(i) > 1}
     if dup:
@@ -1307,7 +1312,8 @@ class Verification(list):
 def verify(results: str | Path, select: list[str] | None = None,
            on_result: Callable[[Result], None] | None = None, min_n: int | None = None,
            max_n: int | None = None, settings: dict[str, str] | None = None,
-           progress: bool = False, fuse: bool = True, deep: bool = True) -> Verification:
+           progress: bool = False, fuse: bool = True, deep: bool = True,
+           extra: list[Statement] | None = None) -> Verification:
     """Run the selected statements on the records of the store at ``results`` with
     ``min_n ≤ n ≤ max_n`` (all by default), in id order. ``on_result`` is called with each
     result as soon as it is known: over a store of billions of records (the overnight run of
@@ -1319,8 +1325,9 @@ def verify(results: str | Path, select: list[str] | None = None,
     (``fuse``; :func:`fused_counts`). ``deep``: every file is hashed against its commit record
     before it is read, so that bit rot (which keeps a file's size and ctime) is reported as
     damage, not as a failing statement. The damaged (game, n) are left out of the views and
-    listed in the result's ``damaged``."""
-    statements = load_catalogue(select=select)
+    listed in the result's ``damaged``. ``extra``: statements beside the catalogue's (those of
+    the rules games given, :func:`pipeline.rules_verify.rules_statements`)."""
+    statements = load_catalogue(select=select, extra=extra)
     damaged: list[str] = []
 
     def on_damage(line: str) -> None:  # on standard error as for any reader, and in the summary

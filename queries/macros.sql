@@ -555,6 +555,95 @@ CREATE OR REPLACE MACRO board_consistency(view_) AS TABLE
     )
     SELECT * FROM follower_check('recs_', 'edges_');
 
+-- rules_moves(view, multi): the moves of a rules game's records (docs/rules.md) for its
+-- consistency statement (consistency.rules.GAME, written by pipeline/rules_verify.py): for the
+-- subjects (verify_subject) and the followers of their swap positions (as board_consistency),
+-- fkeys = the keys of rules_options(game, parts) (the options its rules give, one per move, or
+-- one per distinct option when multi is false, docs/definitions.md §4), and `valid`: every
+-- option is a partition of at most the record's n, or () when () has no option under the rules
+-- (the terminal position follower_check reads a key 0 as). An option that is not a partition (a
+-- position with more than its parts) has no record: its record is not checked.
+-- Example: over chomp's records of n <= 3, (2,1) has fkeys [part_key([1,1]), part_key([2])].
+CREATE OR REPLACE MACRO rules_moves(view_, multi_) AS TABLE
+    WITH recs_ AS (
+        SELECT game, n, parts, record_key(n, ordinal) AS key, sg, sg_misere FROM query_table(view_)
+    ),
+    subj_ AS MATERIALIZED (
+        SELECT game, n, key, sg, sg_misere, true AS subject,
+               part_keys(rules_options(game, parts)) AS fkeys,
+               len(rules_options(game, []::BIGINT[])) = 0 AS closed
+        FROM recs_ WHERE verify_subject(n)
+    ),
+    all_ AS (
+        SELECT * FROM subj_
+        UNION ALL
+        SELECT game, n, key, sg, sg_misere, false AS subject,
+               part_keys(rules_options(game, parts)) AS fkeys,
+               len(rules_options(game, []::BIGINT[])) = 0 AS closed
+        FROM recs_
+        WHERE NOT verify_subject(n) AND (game, key) IN (
+            SELECT (game, unnest(fkeys)) FROM subj_
+            WHERE (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0))
+    ),
+    valid_ AS (
+        SELECT *, len(list_filter(fkeys, lambda k_: k_ IS NULL OR k_ >> 40 > n
+                                                    OR (k_ = 0 AND NOT closed))) = 0 AS valid
+        FROM all_
+    )
+    SELECT game, n, key, sg, sg_misere, subject, valid,
+           CASE WHEN multi_ OR NOT valid THEN fkeys ELSE list_distinct(fkeys) END AS fkeys
+    FROM valid_;
+
+-- rules_unchecked(moves, records, all_starts): the subjects of a rules_moves table (named
+-- `moves`) whose values their followers' records cannot give: a position is unreadable when an
+-- option is not a partition (not `valid`) or, for rules with their own starts (all_starts
+-- false), an option other than () has no record in `records` (it is not a start: with every
+-- partition a start, a missing record is a defect of the store, which follower_check reports).
+-- A subject is left out when it is unreadable, or when its pair is a swap (returnable looks two
+-- moves ahead) and one of its followers is. One row (game, key) per subject.
+CREATE OR REPLACE MACRO rules_unchecked(moves_, records_, all_starts_) AS TABLE
+    WITH m_ AS (SELECT * FROM query_table(moves_)),
+    e_ AS (SELECT game, key, unnest(fkeys) AS fkey FROM m_ WHERE valid),
+    bad_ AS (
+        SELECT game, key FROM m_ WHERE NOT valid
+        UNION
+        SELECT e_.game, e_.key FROM e_
+        LEFT JOIN (SELECT game, record_key(n, ordinal) AS key FROM query_table(records_)) y_
+            ON y_.game = e_.game AND y_.key = e_.fkey
+        WHERE NOT all_starts_ AND e_.fkey <> 0 AND y_.key IS NULL
+    )
+    SELECT game, key FROM m_ WHERE subject AND (game, key) IN (SELECT (game, key) FROM bad_)
+    UNION
+    SELECT s_.game, s_.key FROM m_ s_
+    JOIN e_ ON e_.game = s_.game AND e_.key = s_.key
+    JOIN bad_ b_ ON b_.game = e_.game AND b_.key = e_.fkey
+    WHERE s_.subject AND ((s_.sg = 0 AND s_.sg_misere = 1) OR (s_.sg = 1 AND s_.sg_misere = 0));
+
+-- rules_examined(view, multi, all_starts): one row per subject of a rules game's records in the
+-- view (or CTE) named `view`, with `examined` false for those rules_unchecked leaves out (the
+-- domain of consistency.rules.GAME).
+CREATE OR REPLACE MACRO rules_examined(view_, multi_, all_starts_) AS TABLE
+    WITH moves_ AS MATERIALIZED (SELECT * FROM rules_moves(view_, multi_)),
+    out_ AS (SELECT * FROM rules_unchecked('moves_', view_, all_starts_))
+    SELECT m_.n, (m_.game, m_.key) NOT IN (SELECT (game, key) FROM out_) AS examined
+    FROM moves_ m_ WHERE m_.subject;
+
+-- rules_consistency(view, multi, all_starts): follower_check over a rules game's records, its
+-- moves from its rules (rules_moves), the subjects rules_unchecked names left out.
+CREATE OR REPLACE MACRO rules_consistency(view_, multi_, all_starts_) AS TABLE
+    WITH recs_ AS (
+        SELECT game, n, parts, record_key(n, ordinal) AS key, sg, sg_misere, nodes, leaves, states,
+               height, domestic, tame, pet, miserable, forced, returnable
+        FROM query_table(view_)
+    ),
+    moves_ AS MATERIALIZED (SELECT * FROM rules_moves(view_, multi_)),
+    edges_ AS MATERIALIZED (
+        SELECT game, key, sg, sg_misere, unnest(fkeys) AS fkey FROM moves_ WHERE valid
+    ),
+    out_ AS MATERIALIZED (SELECT * FROM rules_unchecked('moves_', view_, all_starts_))
+    SELECT c_.* FROM follower_check('recs_', 'edges_') c_
+    WHERE (c_.game, part_key(c_.parts)) NOT IN (SELECT (game, key) FROM out_);
+
 -- ---- Thick Γ-partitions (a^m, r^s), a > r (lctr-some-results.txt, Lemmas 14-16, Theorem 17) ----
 -- For such a record: a = largest, m = conjugate[largest] (the parts equal to a), r =
 -- parts[num_parts] (the smallest part).

@@ -325,3 +325,28 @@ def test_dask_coroutines_left_behind_report_nothing(caplog) -> None:
         loop.close()
     assert "AllExit" not in caplog.text
     assert "not Dask's" in caplog.text
+
+
+def test_a_rules_game_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
+    # The rules file's text goes to the workers with the tasks: here the file is gone before the
+    # run, so a worker that looked for it (or knew only entry points) could not solve the game.
+    from pipeline.rules import load_rules_file, register, unregister
+
+    path = tmp_path / "shipped.py"
+    path.write_text((ROOT / "examples" / "lctr_rules.py").read_text()
+                    .replace('GAME_ID = "lctr_rules"', 'GAME_ID = "shipped"'))
+    (rules,) = load_rules_file(path)
+    register(rules)
+    path.unlink()
+    try:
+        out = tmp_path / "results"
+        summary = run(["shipped"], max_n=14, out=str(out), progress=False, cluster=cluster.options(),
+                      max_records=40)
+        assert len(summary.tasks_per_worker) == 2, summary.tasks_per_worker  # both workers solved
+        mine = tmp_path / "local"
+        run(["lctr"], max_n=14, out=str(mine), jobs=1, progress=False)
+        got, want = records(out, "shipped"), records(mine, "lctr")
+        assert got == want and got  # lctr_rules.py's records are LCTR's (tests/test_rules.py)
+        assert not Store(out).committed(deep=True, rows=True)[1]
+    finally:
+        unregister("shipped")

@@ -400,6 +400,31 @@ def test_chomp_known_values():
                 assert _sg(game, lam) != 0, lam
 
 
+def test_the_example_games_statements_hold(tmp_path, capsys):
+    # examples/queries/ (docs/rules.md): Gale's and Zeilberger's Chomp and Sato's Welter formula
+    # (docs/definitions.md §2.4) on the records of the example rules files, by `verify --rules`
+    # (here, where the two files are compiled already; tests/test_rules_verify.py has the rest).
+    import json
+
+    files = [str(EXAMPLES / "chomp_rules.py"), str(EXAMPLES / "welter_rules.py")]
+    store = str(tmp_path / "st")
+    rules = [a for f in files for a in ("--rules", f)]
+    try:
+        code, _, err = cli(capsys, "run", *rules, "--games", "chomp,welter", "--max-n", "8",
+                           "--out", store, "--quiet")
+        assert code == 0, err
+        code, out, err = cli(capsys, "verify", "--results", store, *rules, "--only", "rules.*",
+                             "--format", "json", "--report", "-")
+    finally:
+        unregister("chomp")
+        unregister("welter")
+    assert code == 0, err
+    res = {r["id"]: r for r in json.loads(out)}
+    assert {k: v["status"] for k, v in res.items()} == {"rules.chomp.gale": "holds",
+                                                        "rules.welter.sato": "holds"}
+    assert res["rules.welter.sato"]["rows"] == sum(partition_numbers(8)[1:])
+
+
 def test_rules_runs_refuse_what_they_cannot_do(tmp_path, capsys):
     loop = _write(tmp_path, "loop.py", """\
         import numba
@@ -413,9 +438,11 @@ def test_rules_runs_refuse_what_they_cannot_do(tmp_path, capsys):
     code, _, err = cli(capsys, "run", "--rules", loop, "--games", "loop_cli", "--max-n", "4",
                        "--out", str(out), "--quiet")
     assert code == 2 and "returns to a position" in err and len(err.strip().splitlines()) == 1, err
+    # a cluster run ships the rules to the workers (tests/test_cluster.py): here no scheduler
     code, _, err = cli(capsys, "run", "--rules", loop, "--games", "loop_cli", "--max-n", "4",
-                       "--out", str(out), "--scheduler", "tcp://127.0.0.1:1")
-    assert code == 2 and "solved locally" in err, err
+                       "--out", str(out), "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "1",
+                       "--quiet")
+    assert code == 2 and "cannot reach the Dask scheduler" in err.strip().splitlines()[-1], err
     assert not out.exists()
     unregister("loop_cli")
 

@@ -409,6 +409,94 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
     return peak
 
 
+_OPTIONS_OUT = numba.types.Tuple((_I64, _I64, _I64))
+
+
+@numba.njit(_OPTIONS_OUT(numba.types.FunctionType(EXPAND), _I64, _I64), cache=True, nogil=True)
+def _options_of(options, values, offsets):  # pragma: no cover - compiled
+    """The options of each position ``values[offsets[p]:offsets[p+1]]`` by the rules' expansion:
+    (their values one after the other, their lengths, the number of options of each position)."""
+    out = np.zeros(1024, np.int64)
+    out_len = np.zeros(256, np.int64)
+    counts = np.zeros(offsets.shape[0] - 1, np.int64)
+    vals = np.zeros(256, np.int64)
+    lengths = np.zeros(64, np.int64)
+    total = np.zeros(1, np.int64)
+    pos = 0
+    k_all = 0
+    for p in range(offsets.shape[0] - 1):
+        position = values[offsets[p]:offsets[p + 1]].copy()  # the rules may change their argument
+        k = options(position, vals, lengths, total)
+        if k > lengths.shape[0] or total[0] > vals.shape[0]:
+            lengths = _grow1(lengths, k)
+            vals = _grow1(vals, total[0])
+            k = options(position, vals, lengths, total)
+        if pos + total[0] > out.shape[0]:
+            out = _grow1(out, pos + total[0])
+        if k_all + k > out_len.shape[0]:
+            out_len = _grow1(out_len, k_all + k)
+        for i in range(total[0]):
+            out[pos + i] = vals[i]
+        for o in range(k):
+            out_len[k_all + o] = lengths[o]
+        pos += total[0]
+        k_all += k
+        counts[p] = k
+    return out[:pos], out_len[:k_all], counts
+
+
+def options_arrow(rules: Rules, lists: pa.Array) -> pa.Array:
+    """The options of each position of ``lists`` (a list array of integers; NULL stays NULL) by
+    the rules, one list per move (the SQL function ``rules_options(game, position)``,
+    :mod:`pipeline.query`): the follower edges of docs/definitions.md §4 as the solver sees them,
+    before ``MULTI_EDGES`` merges two moves to one position."""
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.combine_chunks() if lists.num_chunks != 1 else lists.chunk(0)
+    offsets = lists.offsets.to_numpy(zero_copy_only=False).astype(np.int64)
+    values = lists.values.to_numpy(zero_copy_only=False).astype(np.int64)
+    values, offsets = np.ascontiguousarray(values[offsets[0]:offsets[-1]]), offsets - offsets[0]
+    valid = np.asarray(lists.is_valid().to_numpy(zero_copy_only=False), np.bool_)
+    out, lengths, counts = _options_of(expansion(rules.options), values,
+                                       np.ascontiguousarray(offsets))
+    inner = pa.ListArray.from_arrays(pa.array(np.concatenate([[0], np.cumsum(lengths)]), pa.int32()),
+                                     pa.array(out, pa.int64()))
+    outer = np.concatenate([[0], np.cumsum(counts)])
+    return pa.ListArray.from_arrays(pa.array(outer, pa.int32()), inner, mask=pa.array(~valid))
+
+
+def rules_options_arrow(games: pa.Array, lists: pa.Array) -> pa.Array:
+    """The SQL function ``rules_options(game, position)``: :func:`options_arrow` of each row by
+    the rules of its game (a rules game this process knows: ``--rules``, an entry point)."""
+    import pyarrow.compute as pc
+
+    from pipeline.rules import RulesError, find_rules
+
+    if isinstance(games, pa.ChunkedArray):
+        games = games.combine_chunks() if games.num_chunks != 1 else games.chunk(0)
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.combine_chunks() if lists.num_chunks != 1 else lists.chunk(0)
+    out = pa.nulls(len(games), pa.list_(pa.list_(pa.int64())))
+    pieces, order = [], []
+    for name in pc.unique(games).to_pylist():
+        if name is None:
+            continue
+        rules = find_rules(name)
+        if rules is None:
+            raise RulesError(f"rules_options: {name!r} is not a rules game this process knows "
+                             "(--rules FILE, docs/rules.md)")
+        where = np.flatnonzero(pc.equal(games, name).fill_null(False).to_numpy(zero_copy_only=False))
+        pieces.append(options_arrow(rules, pc.take(lists, pa.array(where))))
+        order.append(where)
+    if not pieces:
+        return out
+    where = np.concatenate(order)
+    rest = np.setdiff1d(np.arange(len(games)), where)
+    pieces.append(out.slice(0, len(rest)))
+    inverse = np.empty(len(games), np.int64)
+    inverse[np.concatenate([where, rest])] = np.arange(len(games))
+    return pa.concat_arrays(pieces).take(pa.array(inverse))
+
+
 @numba.njit(cache=True, nogil=True)
 def partition_features(values, offsets, out_parts, out_parts_off, out_conj, out_conj_off,
                        out_num_parts, out_largest, out_durfee, out_rank, out_distinct):  # pragma: no cover
@@ -565,4 +653,5 @@ class GenericGame(Game):
                                 self.table_limit, partition_columns)
 
 
-__all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "solve_partitions", "solve_starts"]
+__all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "options_arrow", "rules_options_arrow",
+           "solve_partitions", "solve_starts"]

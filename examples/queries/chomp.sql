@@ -1,0 +1,20 @@
+-- id: rules.chomp.gale
+-- source: docs/definitions.md §2.4 (D. Gale, A curious Nim-type game, 1974; D. Zeilberger,
+--   Three-rowed CHOMP, 2001)
+-- kind: theorem
+-- statement: In Chomp on the diagram, every rectangle but (1) is a first-player win (strategy
+--   stealing); a row (n) is a Nim heap of n − 1 and a hook (a, 1^b) the sum of heaps a − 1 and
+--   b; a two-row diagram is a second-player win exactly when it is (b + 1, b).
+-- covers: chomp; rectangles, rows, hooks, two-row diagrams
+-- needs: record
+-- games: chomp
+-- show: sg
+-- label: rectangle
+-- where: is_shape(shape, 'rectangle') AND n > 1
+-- assert: sg <> 0
+-- label_2: hook
+-- where_2: largest + num_parts - 1 = n
+-- assert_2: sg = xor(largest - 1, num_parts - 1)
+-- label_3: two rows
+-- where_3: num_parts = 2
+-- assert_3: (sg = 0) = (parts[1] = parts[2] + 1)

@@ -1,0 +1,14 @@
+-- id: rules.welter.sato
+-- source: docs/definitions.md §2.4 (M. Sato's formula, as stated in Y. Irie, p-Saturations of
+--   Welter's game, J. Algebraic Combin. 48 (2018))
+-- kind: theorem
+-- statement: The Sato–Welter game's SG value of λ is the nim-sum over the cells of λ of
+--   h ⊕ (h − 1), h the cell's hook length λ_i − j + λ'_j − i + 1 (cells (i, j) from 1).
+-- covers: welter; every partition
+-- needs: record
+-- games: welter
+-- show: sg
+-- assert: sg = list_reduce(flatten(list_transform(range(1, num_parts + 1), lambda i:
+--     list_transform(range(1, parts[i] + 1), lambda j:
+--       xor(parts[i] - j + conjugate[j] - i + 1, parts[i] - j + conjugate[j] - i)))),
+--     lambda a, b: xor(a, b))

@@ -322,3 +322,27 @@ def test_pairs_out_of_step_are_counterexamples(small_store: Path, tmp_path: Path
         r = run_statement(con, st).as_dict()
         assert r["status"] == "fails" and r["counterexamples"] >= out_of_step, sid
         assert all(ex["n"] == 12 and ex["aligned"] is False for ex in r["examples"]), sid
+
+
+def test_a_scan_of_many_predicates_counts_each(small_store: Path) -> None:
+    """More predicates than one packed 64-bit word holds (scan_counts): each statement's counts
+    equal its own count(*) queries, written here from its where and assert."""
+    from pipeline.verify import scan_counts
+
+    con = connect(small_store)
+    sts = []
+    for k in range(1, 31):  # 30 statements of two clauses: 90 bits, two words
+        text = (f"-- id: test.many{k}\n-- source: none\n-- kind: observation\n-- statement: x\n"
+                f"-- covers: lctr\n-- needs: record\n-- games: lctr\n-- where: n % {k} = 0\n"
+                f"-- assert: sg < {k % 3}\n-- where_2: num_parts >= {k % 5}\n-- assert_2: height > {k}\n")
+        sts.append(parse_statement(Path(f"many{k}.sql"), text))
+    counted = scan_counts(con, sts, "lctr", "lctr")
+    for k, (rows, lo, hi, count, printed) in enumerate(counted, start=1):
+        w1, w2 = f"n % {k} = 0", f"num_parts >= {k % 5}"
+        expected = con.execute(
+            f"SELECT count(*) FILTER (WHERE ({w1}) OR ({w2})), min(n) FILTER (WHERE ({w1}) OR ({w2})), "
+            f"max(n) FILTER (WHERE ({w1}) OR ({w2})), "
+            f"count(*) FILTER (WHERE ({w1}) AND NOT (sg < {k % 3})) "
+            f"+ count(*) FILTER (WHERE ({w2}) AND NOT (height > {k})) FROM lctr").fetchall()[0]
+        assert (rows, lo, hi, count) == expected, k
+        assert printed is None

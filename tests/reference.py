@@ -351,7 +351,8 @@ def moveset_record(
 
 def board_record(game: str, parts: Sequence[int]) -> dict:
     """Record for ``game`` ∈ {lctr, downright, pawn, pawn_t, knight, bishop, king, rook, queen,
-    lctr_nr, downright_nr} (or a Slow SetNim id ``sn<s>_<A>``, docs/definitions.md §2.3) started at the partition ``parts``.
+    lctr_nr, downright_nr} (or a Slow SetNim id ``sn<s>_<A>``, docs/definitions.md §2.3) started at
+    the partition ``parts``.
 
     >>> r = board_record("lctr", (2, 2))
     >>> (r["sg"], r["states"], r["leaves"])

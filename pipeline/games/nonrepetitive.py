@@ -178,18 +178,24 @@ def _option(tab, exists, k, j, s, exits):  # pragma: no cover
 
 
 @numba.njit(cache=True, _nrt=False)
-def _solve_row(k, rows, tab, ids, index, entries, exits):  # pragma: no cover
+def _solve_row(k, rows, tab, ids, index, entries, exits, top):  # pragma: no cover
     """Solve row k (bottom-up) right to left: every cell's values for the eight three-move
-    histories, and its sub-partition's id."""
+    histories, and its sub-partition's id.
+
+    A row that completes a partition (``top``: no row is pushed above it) is the record's row
+    0, whose cells (0, j) a play reaches with j L moves and nothing else: only the history LLL
+    is solved there (the cells j < 3 are the record's short histories, :func:`_emit`).
+    """
     length = rows[k]
     below = rows[k - 1] if k > 0 else 0
+    first = 7 if top else 0
     for j in range(length - 1, -1, -1):
         child = ids[k - 1, j] if j < below else 0
         ident, _ = intern(length - j, child, index, entries)
         ids[k, j] = ident
         has_below = j < below
         has_right = j + 1 < length
-        for h in range(8):
+        for h in range(first, 8):
             s = LONG + h
             sb = next_state(s, MOVE_T)
             sr = next_state(s, MOVE_L)
@@ -307,7 +313,7 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
             rows[k] = prefix_values[a0 + k]
             sums[k + 1] = sums[k] + rows[k]
             entries_below[k] = index[-1, 0]
-            _solve_row(k, rows, tab, ids, index, entries, exits)
+            _solve_row(k, rows, tab, ids, index, entries, exits, False)
             push_row(k, 0, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                      parts_rev, False)
         st[0] = base
@@ -324,7 +330,7 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
             if code == PUSH:
                 kr = st[0] - 1
                 entries_below[kr] = index[-1, 0]
-                _solve_row(kr, rows, tab, ids, index, entries, exits)
+                _solve_row(kr, rows, tab, ids, index, entries, exits, sums[kr + 1] == n)
                 push_row(kr, 0, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                          parts_rev, sums[kr + 1] == n)
                 continue

@@ -6,7 +6,9 @@ examples/lctr_nr_rules.py, solved by the generic solver."""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from pipeline.games.generic import GenericGame
 from pipeline.query import connect
 from pipeline.rules import RulesError, load_rules_file, register
 from pipeline.runner import run
+from pipeline.search import run_search
 
 MAX_N = 12
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -30,7 +33,7 @@ VALUES = ("sg", "sg_misere", "nodes", "leaves", "states", "height",
 def nr_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # With lctr in the same run: the nr games take its partition columns (record_order).
     root = tmp_path_factory.mktemp("nr") / "results"
-    run(["lctr", "lctr_nr", "downright_nr"], max_n=MAX_N, out=str(root), jobs=1, progress=False)
+    run(["lctr", "downright", "lctr_nr", "downright_nr"], max_n=MAX_N, out=str(root), jobs=1, progress=False)
     return root
 
 
@@ -83,3 +86,41 @@ def test_the_ids_are_partgames_own() -> None:
     for gid in ("lctr_nr", "downright_nr"):
         with pytest.raises(RulesError, match="partgames has a game of that id"):
             register(dataclasses.replace(rules, game_id=gid))
+
+
+def test_comparison_search_counts(nr_store: Path, small_store: Path, tmp_path: Path) -> None:
+    """queries/search/nr_comparison.sql: per n, the changed values and P-positions counted
+    from the reference's records; n where a variant is not stored compare nothing."""
+    store = tmp_path / "results"
+    shutil.copytree(nr_store, store)
+    run_search(store, "nr_comparison", "csv")
+    with (store / "search" / "nr_comparison.csv").open(newline="") as f:
+        rows = {(r["variant"], int(r["n"])): r for r in csv.DictReader(f)}
+    for variant, plain in (("lctr_nr", "lctr"), ("downright_nr", "downright")):
+        for n in (8, 11):
+            recs = [(reference.board_record(variant, p), reference.board_record(plain, p))
+                    for p in partitions(n)]
+            r = rows[(variant, n)]
+            assert int(r["compared"]) == len(recs)
+            assert int(r["sg_changed"]) == sum(a["sg"] != b["sg"] for a, b in recs)
+            assert int(r["misere_changed"]) == sum(a["sg_misere"] != b["sg_misere"] for a, b in recs)
+            assert int(r["p_variant"]) == sum(a["sg"] == 0 for a, _ in recs)
+            assert int(r["p_plain"]) == sum(b["sg"] == 0 for _, b in recs)
+    # a store without the variants: the plain games' n are listed, compared 0, counts empty
+    bare = tmp_path / "bare"
+    shutil.copytree(small_store, bare)
+    run_search(bare, "nr_comparison", "csv")
+    with (bare / "search" / "nr_comparison.csv").open(newline="") as f:
+        rows = {(r["variant"], int(r["n"])): r for r in csv.DictReader(f)}
+    assert len(rows) == 28 and all(r["compared"] == "0" and r["sg_changed"] == "" for r in rows.values())
+
+def test_misere_lctr_nr_statement(nr_store: Path, small_store: Path, plant, verify_ids) -> None:
+    """nr.misere_lctr_p_is_downright_p holds on every record, fails on a planted value, and has
+    no data on a store without the variants."""
+    sid = "nr.misere_lctr_p_is_downright_p"
+    result = verify_ids(nr_store, [sid])[sid]
+    assert result["status"] == "holds" and result["rows"] == sum(
+        len(list(partitions(n))) for n in range(1, MAX_N + 1))
+    planted = plant(nr_store, "downright_nr", [4, 2, 1], sg=7)  # (4,2,1): a P-position
+    assert verify_ids(planted, [sid])[sid]["status"] == "fails"
+    assert verify_ids(small_store, [sid])[sid]["status"] == "no data"

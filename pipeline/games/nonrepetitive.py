@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.games.base import Game
-from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, F_ALL, sadd, summarize
+from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
 from pipeline.games.columns import board_table
 from pipeline.games.walk import (
     clear_feature_slack,
@@ -65,8 +65,73 @@ MOVE_T, MOVE_L = 0, 1
 STATES = 15
 LONG = 7
 
-# The planes of a cell's values, ``tab[f, k, j, h]`` for the three-move history h = s - LONG.
-V_SG, V_SGM, V_AND, V_OR, V_NODES, V_LEAVES, V_HEIGHT, V_COUNT = 0, 1, 2, 3, 4, 5, 6, 7
+# The planes of a cell's values, ``tab[f, k, j, h]`` for the three-move history h = s - LONG:
+# its class (pipeline.games.lctr_downright: the pair and CGH summaries), nodes, leaves, longest play.
+T_CLS, T_NODES, T_LEAVES, T_HEIGHT = 0, 1, 2, 3
+
+
+#: Classes, as in :mod:`pipeline.games.lctr_downright`: a position's pair (sg, sg_misere) and
+#: CGH summaries (:func:`pipeline.games.cgh.summarize`), one ``combine`` lookup per pair of
+#: option classes. Class 0: no move; class 1: a terminal position. The histories make more
+#: classes than LCTR's (more than 64 at n = 60), so the table has room for 256; a kernel that
+#: would need more returns -1 and the game raises.
+ABSENT, TERMINAL = 0, 1
+MAX_CLASSES = 256
+_CLASS_BITS = np.uint64(8)  # MAX_CLASSES = 2 ** _CLASS_BITS
+C_SG, C_SGM, C_AND, C_OR = 0, 1, 2, 3
+
+
+@numba.njit(cache=True, inline="always")
+def class_index(cb, cr):  # pragma: no cover
+    """Index of the class pair (cb, cr) in the flat ``combine`` table."""
+    return (np.uint64(cb) << _CLASS_BITS) | np.uint64(cr)
+
+
+@numba.njit(cache=True, _nrt=False)
+def new_class(cb, cr, cls, combine, count):  # pragma: no cover
+    """The class of a position whose options have classes ``cb`` and ``cr`` (ABSENT: no such
+    move), found among the known classes or added, and entered into ``combine``
+    (docs/definitions.md §3–§5). Returns -1 if there is no room."""
+    sgb = 0
+    sgmb = 0
+    agg_and = ALL_AND
+    agg_or = 0
+    cnt = 0
+    for k in range(2):
+        c = np.int64(cb) if k == 0 else np.int64(cr)
+        if c != ABSENT:
+            sgb |= 1 << cls[C_SG, c]
+            sgmb |= 1 << cls[C_SGM, c]
+            agg_and &= cls[C_AND, c]
+            agg_or |= cls[C_OR, c]
+            cnt += 1
+    g = 0
+    while (sgb >> g) & 1:
+        g += 1
+    m = 0
+    while (sgmb >> m) & 1:
+        m += 1
+    terminal = cnt == 0
+    if terminal:
+        g, m = 0, 1
+    own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
+    found = -1
+    for c in range(1, count[0]):
+        if (cls[C_SG, c] == g and cls[C_SGM, c] == m and cls[C_AND, c] == own_and
+                and cls[C_OR, c] == own_or):
+            found = c
+            break
+    if found < 0:
+        if count[0] == cls.shape[1]:
+            return -1
+        found = count[0]
+        cls[C_SG, found] = g
+        cls[C_SGM, found] = m
+        cls[C_AND, found] = own_and
+        cls[C_OR, found] = own_or
+        count[0] += 1
+    combine[class_index(cb, cr)] = found
+    return found
 
 
 @numba.njit(cache=True, inline="always")
@@ -113,74 +178,36 @@ def reach_table(n):  # pragma: no cover
 
 
 @numba.njit(cache=True, inline="always")
-def _node(has_b, b, has_r, r):  # pragma: no cover
-    """Values of a position from its options' (each a tuple sg, sgm, and, or, nodes, leaves,
-    height; ``has_*`` False when the move is forbidden or leaves the board in Downright):
-    docs/definitions.md §3–§5."""
-    sgb = 0
-    sgmb = 0
-    agg_and = ALL_AND
-    agg_or = 0
-    nodes = np.int64(1)
-    leaves = np.int64(0)
-    height = np.int64(-1)
-    if has_b:
-        sgb |= 1 << b[0]
-        sgmb |= 1 << b[1]
-        agg_and &= b[2]
-        agg_or |= b[3]
-        nodes = sadd(nodes, b[4])
-        leaves = sadd(leaves, b[5])
-        height = max(height, b[6])
-    if has_r:
-        sgb |= 1 << r[0]
-        sgmb |= 1 << r[1]
-        agg_and &= r[2]
-        agg_or |= r[3]
-        nodes = sadd(nodes, r[4])
-        leaves = sadd(leaves, r[5])
-        height = max(height, r[6])
-    terminal = not has_b and not has_r
-    g = 0
-    while (sgb >> g) & 1:
-        g += 1
-    m = 0
-    while (sgmb >> m) & 1:
-        m += 1
-    if terminal:
-        g, m = 0, 1
-        leaves = np.int64(1)
-    own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
-    return (np.int64(g), np.int64(m), np.int64(own_and), np.int64(own_or), nodes, leaves,
-            height + 1)
-
-
-@numba.njit(cache=True, inline="always")
-def _read(tab, k, j, h):  # pragma: no cover
-    return (tab[V_SG, k, j, h], tab[V_SGM, k, j, h], tab[V_AND, k, j, h], tab[V_OR, k, j, h],
-            tab[V_NODES, k, j, h], tab[V_LEAVES, k, j, h], tab[V_HEIGHT, k, j, h])
-
-
-@numba.njit(cache=True, inline="always")
-def _terminal():  # pragma: no cover
-    """The values of (): pair (0, 1), every flag true, one node and leaf, no move."""
-    return (np.int64(0), np.int64(1), np.int64(EMPTY_AND), np.int64(EMPTY_OR), np.int64(1),
-            np.int64(1), np.int64(0))
-
-
-@numba.njit(cache=True, inline="always")
-def _option(tab, exists, k, j, s, exits):  # pragma: no cover
-    """(present, values) of a move to history ``s`` at cell (k, j) (bottom-up row k) if
-    ``exists``, else off the board: () in LCTR (``exits``), no move in Downright."""
+def _option(tab, exists, k, j, s, ok, off):  # pragma: no cover
+    """(class, nodes, leaves, height) of a move to history ``s`` at cell (k, j) (bottom-up row
+    k): the cell's if it ``exists``, else ``off`` (a move off the board: () in LCTR, none in
+    Downright); no move (class ABSENT) if the rule forbids it (not ``ok``)."""
+    if not ok:
+        return np.int64(ABSENT), np.int64(0), np.int64(0), np.int64(-1)
     if exists:
-        return True, _read(tab, k, j, s - LONG)
-    return exits, _terminal()
+        h = s - LONG
+        return tab[T_CLS, k, j, h], tab[T_NODES, k, j, h], tab[T_LEAVES, k, j, h], tab[T_HEIGHT, k, j, h]
+    return off[0], off[1], off[2], off[3]
+
+
+@numba.njit(cache=True, inline="always")
+def _combine(b, r, cls, combine, count):  # pragma: no cover
+    """(class, nodes, leaves, height) of a position whose moves lead to ``b`` and ``r`` (each
+    as :func:`_option` gives it): docs/definitions.md §3–§5. Class -1: the class table is full."""
+    c = np.int64(combine[class_index(b[0], r[0])])
+    if c < 0:
+        c = new_class(b[0], r[0], cls, combine, count)
+    nodes = sadd(np.int64(1), sadd(b[1], r[1]))
+    leaves = sadd(b[2], r[2])
+    if leaves == 0:  # no move: the position is itself the one play
+        leaves = np.int64(1)
+    return c, nodes, leaves, max(b[3], r[3]) + 1
 
 
 @numba.njit(cache=True, _nrt=False)
-def _solve_row(k, rows, tab, ids, index, entries, exits, top):  # pragma: no cover
+def _solve_row(k, rows, tab, ids, index, entries, off, cls, combine, count, top):  # pragma: no cover
     """Solve row k (bottom-up) right to left: every cell's values for the eight three-move
-    histories, and its sub-partition's id.
+    histories, and its sub-partition's id. Returns False if the class table is full.
 
     A row that completes a partition (``top``: no row is pushed above it) is the record's row
     0, whose cells (0, j) a play reaches with j L moves and nothing else: only the history LLL
@@ -197,64 +224,70 @@ def _solve_row(k, rows, tab, ids, index, entries, exits, top):  # pragma: no cov
         has_right = j + 1 < length
         for h in range(first, 8):
             s = LONG + h
-            sb = next_state(s, MOVE_T)
-            sr = next_state(s, MOVE_L)
-            pb, vb = _option(tab, has_below, k - 1, j, sb, exits)
-            pr, vr = _option(tab, has_right, k, j + 1, sr, exits)
-            v = _node(pb and allowed(s, MOVE_T), vb, pr and allowed(s, MOVE_L), vr)
-            for f in range(V_COUNT):
-                tab[f, k, j, h] = v[f]
+            vb = _option(tab, has_below, k - 1, j, next_state(s, MOVE_T), allowed(s, MOVE_T), off)
+            vr = _option(tab, has_right, k, j + 1, next_state(s, MOVE_L), allowed(s, MOVE_L), off)
+            c, nodes, leaves, height = _combine(vb, vr, cls, combine, count)
+            if c < 0:
+                return False
+            tab[T_CLS, k, j, h] = c
+            tab[T_NODES, k, j, h] = nodes
+            tab[T_LEAVES, k, j, h] = leaves
+            tab[T_HEIGHT, k, j, h] = height
+    return True
 
 
 @numba.njit(cache=True, _nrt=False)
-def _emit(rec, depth, rows, tab, ids, reach, seen, short, exits, out):  # pragma: no cover
-    """Record ``rec``: the partition rows[:depth] (bottom-up) started with no move played."""
+def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, count, exits,
+          out):  # pragma: no cover
+    """Record ``rec``: the partition rows[:depth] (bottom-up) started with no move played.
+    Returns False if the class table is full."""
     # The seven positions with fewer than three moves played, deepest first: the history fixes
-    # the cell (i T moves, j L moves).
+    # the cell (i T moves, j L moves). Those of a cell outside the diagram are solved too, from
+    # nothing, and never read: a cell's options are read only where they exist.
     for s in range(LONG - 1, -1, -1):
         length = 0 if s == 0 else (1 if s < 3 else 2)
         bits = s - ((1 << length) - 1)
         j = (bits & 1) + ((bits >> 1) & 1)
         i = length - j
-        has_b = False
-        has_r = False
-        vb = _terminal()
-        vr = _terminal()
-        for m in range(2):
-            ti = i + 1 - m
-            tj = j + m
-            tk = depth - 1 - ti
-            exists = ti < depth and tj < rows[tk]
-            s2 = next_state(s, m)
-            if exists and s2 < LONG:
-                present = True
-                v = (short[0, s2], short[1, s2], short[2, s2], short[3, s2], short[4, s2],
-                     short[5, s2], short[6, s2])
-            elif exists:
-                present = True
-                v = _read(tab, tk, tj, s2 - LONG)
+        # the move down (T) reaches (i + 1, j), the move right (L) reaches (i, j + 1)
+        sb = next_state(s, MOVE_T)
+        sr = next_state(s, MOVE_L)
+        kb = depth - 2 - i
+        if i + 1 < depth and j < rows[kb]:
+            if sb < LONG:
+                vb = (short[T_CLS, sb], short[T_NODES, sb], short[T_LEAVES, sb], short[T_HEIGHT, sb])
             else:
-                present = exits
-                v = _terminal()
-            if m == 0:
-                has_b, vb = present, v
+                vb = _option(tab, True, kb, j, sb, True, off)
+        else:
+            vb = _option(tab, False, 0, 0, sb, True, off)
+        kr = depth - 1 - i
+        if j + 1 < rows[kr]:
+            if sr < LONG:
+                vr = (short[T_CLS, sr], short[T_NODES, sr], short[T_LEAVES, sr], short[T_HEIGHT, sr])
             else:
-                has_r, vr = present, v
-        v = _node(has_b, vb, has_r, vr)
-        for f in range(V_COUNT):
-            short[f, s] = v[f]
-    out.sg[rec] = short[V_SG, 0]
-    out.sg_misere[rec] = short[V_SGM, 0]
-    out.nodes[rec] = short[V_NODES, 0]
-    out.leaves[rec] = short[V_LEAVES, 0]
-    out.height[rec] = short[V_HEIGHT, 0]
-    fl = short[V_AND, 0] & F_ALL
+                vr = _option(tab, True, kr, j + 1, sr, True, off)
+        else:
+            vr = _option(tab, False, 0, 0, sr, True, off)
+        c, nodes, leaves, height = _combine(vb, vr, cls, combine, count)
+        if c < 0:
+            return False
+        short[T_CLS, s] = c
+        short[T_NODES, s] = nodes
+        short[T_LEAVES, s] = leaves
+        short[T_HEIGHT, s] = height
+    c = short[T_CLS, 0]
+    out.sg[rec] = cls[C_SG, c]
+    out.sg_misere[rec] = cls[C_SGM, c]
+    out.nodes[rec] = short[T_NODES, 0]
+    out.leaves[rec] = short[T_LEAVES, 0]
+    out.height[rec] = short[T_HEIGHT, 0]
+    fl = cls[C_AND, c]
     for f in range(6):
         out.flags[f, rec] = (fl >> f) & 1
     # states: distinct (sub-partition, history) over the reachable cells, plus () in LCTR
     stamp = rec + 1
-    count = 0
-    off = 0
+    states = 0
+    ends = 0
     for i in range(depth):
         k = depth - 1 - i
         for j in range(rows[k]):
@@ -268,16 +301,17 @@ def _emit(rec, depth, rows, tab, ids, reach, seen, short, exits, out):  # pragma
                 if (mask >> s) & 1:
                     if seen[ident, s] != stamp:
                         seen[ident, s] = stamp
-                        count += 1
+                        states += 1
                     if exits:
                         if not down and allowed(s, MOVE_T):
-                            off |= 1 << next_state(s, MOVE_T)
+                            ends |= 1 << next_state(s, MOVE_T)
                         if not right and allowed(s, MOVE_L):
-                            off |= 1 << next_state(s, MOVE_L)
-    while off:
-        count += off & 1
-        off >>= 1
-    out.states[rec] = count
+                            ends |= 1 << next_state(s, MOVE_L)
+    while ends:
+        states += ends & 1
+        ends >>= 1
+    out.states[rec] = states
+    return True
 
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
@@ -286,13 +320,24 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
     """Solve ``lctr_nr`` (``exits``) or ``downright_nr`` for every partition of n below the
     prefixes: one record per partition into ``out`` (its features only if ``features``), in the
     walk's order (the board games' shards). ``reach``: :func:`reach_table` of n. Returns the
-    number of records."""
+    number of records, or -1 if the class table overflowed."""
     size = n + 2
-    tab = np.zeros((V_COUNT, size, size, 8), dtype=np.int64)
+    tab = np.zeros((4, size, size, 8), dtype=np.int64)
     ids = np.zeros((size, size), dtype=np.int64)
     walk = walk_arrays(size)
     seen = np.zeros((walk.index.shape[0], STATES), dtype=np.int64)
-    short = np.zeros((V_COUNT, LONG), dtype=np.int64)
+    short = np.zeros((4, LONG), dtype=np.int64)
+    combine = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
+    cls = np.zeros((4, MAX_CLASSES), dtype=np.int64)
+    cls[C_SG, TERMINAL], cls[C_SGM, TERMINAL] = 0, 1
+    cls[C_AND, TERMINAL], cls[C_OR, TERMINAL] = EMPTY_AND, EMPTY_OR
+    count = np.full(1, 2, dtype=np.int64)
+    # A move off the diagram: into () in LCTR (1 node, 1 leaf, no further move), none otherwise.
+    off = np.zeros(4, dtype=np.int64)
+    if exits:
+        off[0], off[1], off[2], off[3] = TERMINAL, 1, 1, 0
+    else:
+        off[0], off[1], off[2], off[3] = ABSENT, 0, 0, -1
     index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
                                            walk.st)
     distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
@@ -313,7 +358,8 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
             rows[k] = prefix_values[a0 + k]
             sums[k + 1] = sums[k] + rows[k]
             entries_below[k] = index[-1, 0]
-            _solve_row(k, rows, tab, ids, index, entries, exits, False)
+            if not _solve_row(k, rows, tab, ids, index, entries, off, cls, combine, count, False):
+                return -1
             push_row(k, 0, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                      parts_rev, False)
         st[0] = base
@@ -330,13 +376,17 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
             if code == PUSH:
                 kr = st[0] - 1
                 entries_below[kr] = index[-1, 0]
-                _solve_row(kr, rows, tab, ids, index, entries, exits, sums[kr + 1] == n)
+                if not _solve_row(kr, rows, tab, ids, index, entries, off, cls, combine, count,
+                                  sums[kr + 1] == n):
+                    return -1
                 push_row(kr, 0, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                          parts_rev, sums[kr + 1] == n)
                 continue
             if code == EMIT:
                 depth = st[0]
-                _emit(rec, depth, rows, tab, ids, reach, seen, short, exits, out)
+                if not _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, count,
+                             exits, out):
+                    return -1
                 if features:
                     ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
                                                ppos, cpos, out)
@@ -391,6 +441,9 @@ class NonRepetitiveGame(Game):
         if n not in self._reach:
             self._reach[n] = reach_table(n)
         got = solve_nonrepetitive(n, values, offsets, self.exits, self._reach[n], features, out)
+        if got < 0:
+            raise RuntimeError(f"{self.game_id} n={n} shard {shard}: more position classes than "
+                               "the kernel's table holds (nonrepetitive.MAX_CLASSES)")
         if got != spec.records:
             raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")
         return board_table(n, out, partition_columns)

@@ -11,7 +11,7 @@ played), so the records are those of every partition as for LCTR.
 import numba
 import numpy as np
 
-GAME_ID = "lctr_nr"
+GAME_ID = "lctr_nr_rules"
 L_MOVE = -1
 T_MOVE = -2
 

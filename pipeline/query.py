@@ -23,7 +23,15 @@ import pyarrow as pa
 from pipeline import queries_dir  # re-exported: pipeline.query.queries_dir
 from pipeline.errors import UsageError
 from pipeline.neighbourhood import neighbourhood_macro
-from pipeline.schema import BOARD_GAMES, BOARD_SCHEMA, FLAG_NAMES, SLOWNIM_SCHEMA, SUMMARY_SCHEMA, summary_row
+from pipeline.schema import (
+    BOARD_GAMES,
+    BOARD_SCHEMA,
+    FLAG_NAMES,
+    NR_GAMES,
+    SLOWNIM_SCHEMA,
+    SUMMARY_SCHEMA,
+    summary_row,
+)
 from pipeline.storage import Store, StoreError, literal_path
 
 
@@ -440,7 +448,7 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
         raise
     from pipeline.rules import known_game_ids  # the rules games this process knows (no numba)
 
-    for game in (*BOARD_GAMES, *known_game_ids()):
+    for game in (*BOARD_GAMES, *NR_GAMES, *known_game_ids()):
         if game not in games:
             con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(BOARD_SCHEMA, game)}")
     for a, b in PAIRED_GAMES:

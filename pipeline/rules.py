@@ -195,13 +195,13 @@ def register(rules: Rules, replace: bool = False) -> None:
     already gives a game (a board game, ``sn…``, ``moves_…``) or another rules' is refused
     (``replace``: other rules of the id are replaced, as on a cluster worker, which serves one
     run after another)."""
-    from pipeline.schema import BOARD_GAMES
+    from pipeline.schema import BOARD_GAMES, NR_GAMES
 
     gid = rules.game_id
     if not _ID.fullmatch(gid):
         raise RulesError(f"rules game id {gid!r}: lower-case letters, digits and _, starting "
                          "with a letter")
-    if gid in BOARD_GAMES or gid.startswith(("sn", "moves_")):
+    if gid in BOARD_GAMES + NR_GAMES or gid.startswith(("sn", "moves_")):
         raise RulesError(f"rules game id {gid!r}: partgames has a game of that id (or claims "
                          "ids starting with sn and moves_); choose another")
     with _LOCK:

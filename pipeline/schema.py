@@ -18,6 +18,10 @@ import pyarrow as pa
 BOARD_GAMES: tuple[str, ...] = ("lctr", "downright", "pawn", "pawn_t", "knight", "bishop", "king",
                                 "rook", "queen")
 
+#: The non-repetitive variants of LCTR and Downright (docs/definitions.md §2.5,
+#: :mod:`pipeline.games.nonrepetitive`): records with :data:`BOARD_SCHEMA`, one per partition.
+NR_GAMES: tuple[str, ...] = ("lctr_nr", "downright_nr")
+
 #: Columns shared by every game.
 COMMON_FIELDS: list[pa.Field] = [
     pa.field("n", pa.int16(), nullable=False),

@@ -54,6 +54,8 @@ def _kernel_signature(game: Game) -> tuple | None:
         # moveset.MovesetGame: one specialisation per type of the steps (a tuple of pairs, one
         # kernel per number of steps) and of the rays.
         return ("moveset", str(numba.typeof(game.kernel_steps)), str(numba.typeof(game.kernel_rays)))
+    if type(game).__name__ == "NonRepetitiveGame":
+        return ("nonrepetitive",)
     if type(game).__name__ == "SlowNimGame":
         return ("slownim",)
     return None

@@ -8,7 +8,8 @@ explicit graph search. It favours clarity over speed and is meant for small n on
 Public API::
 
     partitions(n)                          -> list of partitions of n
-    board_record(game, parts)              -> record dict (lctr, downright, pawn, ..., queen, sn<s>_<A>)
+    board_record(game, parts)              -> record dict (lctr, downright, pawn, ..., queen, lctr_nr,
+                                              downright_nr, sn<s>_<A>)
     moveset_record(steps, rays, parts)     -> record dict for a user-defined moveset game
     slownim_record(s, A, parts)            -> record dict for Slow SetNim SN(s, A)
     sub_partition(parts, i, j), conjugate(parts), sn_reduced(heights, a)
@@ -349,8 +350,9 @@ def moveset_record(
 
 
 def board_record(game: str, parts: Sequence[int]) -> dict:
-    """Record for ``game`` ∈ {lctr, downright, pawn, pawn_t, knight, bishop, king, rook, queen}
-    (or a Slow SetNim id ``sn<s>_<A>``, docs/definitions.md §2.3) started at the partition ``parts``.
+    """Record for ``game`` ∈ {lctr, downright, pawn, pawn_t, knight, bishop, king, rook, queen,
+    lctr_nr, downright_nr} (or a Slow SetNim id ``sn<s>_<A>``, docs/definitions.md §2.3) started at
+    the partition ``parts``.
 
     >>> r = board_record("lctr", (2, 2))
     >>> (r["sg"], r["states"], r["leaves"])
@@ -362,10 +364,46 @@ def board_record(game: str, parts: Sequence[int]) -> dict:
     lam = check_partition(parts)
     if game == "lctr":
         return {**_lctr_game().record(lam), **features(lam)}
+    if game in NR_GAMES:
+        return {**_nr_game(game).record((lam, "")), **features(lam)}
     if game not in MOVESETS:
         raise ValueError(f"unknown game {game!r}; expected one of {GAMES} or sn<s>_<A>")
     steps, rays = MOVESETS[game]
     return moveset_record(steps, rays, lam)
+
+
+# --------------------------------------------------------------------------------------------------
+# The non-repetitive variants (docs/definitions.md §2.5)
+# --------------------------------------------------------------------------------------------------
+NR_GAMES: tuple[str, ...] = ("lctr_nr", "downright_nr")
+
+
+def nr_moves(game: str, position: tuple[Partition, str]) -> tuple[tuple[Partition, str], ...]:
+    """Options of a position (μ, last moves) of ``lctr_nr`` / ``downright_nr``: the moves of LCTR
+    (T: μ[1,0], L: μ[0,1], from every μ ≠ ()) or of Downright (down (1,0) as T, right (0,1) as L,
+    legal iff the target is not ()); a move is forbidden when it and the three moves before it are
+    two of each kind. The position keeps the last (up to three) moves, oldest first.
+
+    >>> nr_moves("lctr_nr", ((2, 2), "TLT"))   # L would make TLTL: two of each
+    (((2,), 'LTT'),)
+    """
+    mu, last = position
+    if not mu:
+        return ()
+    out = []
+    for move, target in (("T", sub_partition(mu, 1, 0)), ("L", sub_partition(mu, 0, 1))):
+        window = last + move
+        if len(window) == 4 and window.count("T") == window.count("L"):
+            continue
+        if game == "downright_nr" and not target:
+            continue
+        out.append((target, window[-3:]))
+    return tuple(out)
+
+
+@cache
+def _nr_game(game: str) -> Game:
+    return Game(lambda position: nr_moves(game, position))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def test_flag_statements_are_backed_by_the_pairs(small_store: Path) -> None:
 
 def test_corollary23_counts_only_records_it_checks(small_store: Path) -> None:
     con = connect(small_store)
-    st = _shadow(con, _one("lctr2.corollary23"), "lctr", _at([4, 4], "nodes", "NULL"))
+    st = _shadow(con, _one("lctr2.corollary23"), "lctr_downright", _at([4, 4], "lctr_nodes", "NULL"))
     planted = run_statement(con, st)
     whole = run_statement(con, _one("lctr2.corollary23"))
     assert planted.status == "holds"

@@ -53,7 +53,7 @@ def height(p: Part, played: tuple[str, ...]) -> int:
 
 def test_lctr_nr_equals_the_plain_game() -> None:
     game = GenericGame(load_rules_file(EXAMPLES / "lctr_nr_rules.py")[0])
-    assert game.game_id == "lctr_nr"
+    assert game.game_id == "lctr_nr_rules"
     changed = 0
     for n in range(1, MAX_N + 1):
         starts = list(partitions(n))

@@ -9,7 +9,7 @@ entry in ``moveset.BUILTIN`` and its id in ``pipeline.schema.BOARD_GAMES``.
 >>> get_game("king").game_id, get_game("{(1,3),(3,1)}").game_id
 ('king', 'moves_1.3_3.1')
 >>> [family.name for family in GAME_FAMILIES]
-['slownim', 'moveset']
+['slownim', 'nonrepetitive', 'moveset']
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from pipeline.games.base import Game, GameError
 from pipeline.games.moveset import BUILTIN, Moveset, MovesetError, MovesetGame
-from pipeline.schema import BOARD_GAMES
+from pipeline.schema import BOARD_GAMES, NR_GAMES
 
 if tuple(BUILTIN) != BOARD_GAMES:  # one list of the board games, checked where both are seen
     raise ImportError(f"moveset.BUILTIN {tuple(BUILTIN)} is not schema.BOARD_GAMES {BOARD_GAMES}")
@@ -47,6 +47,12 @@ def _slownim(game_id: str) -> Game:
     return SlowNimGame.parse(game_id)
 
 
+def _nonrepetitive(game_id: str) -> Game:
+    from pipeline.games.nonrepetitive import NonRepetitiveGame
+
+    return NonRepetitiveGame(game_id)
+
+
 def _moveset(game_id: str) -> Game:
     try:
         return MovesetGame(Moveset.parse(game_id))
@@ -63,6 +69,7 @@ def _moveset(game_id: str) -> Game:
 #: moveset family matches every id, so it stays last: a family listed after it is never reached.
 GAME_FAMILIES: list[GameFamily] = [
     GameFamily("slownim", re.compile(r"sn.*"), _slownim),
+    GameFamily("nonrepetitive", re.compile(r"lctr_nr|downright_nr"), _nonrepetitive),
     GameFamily("moveset", re.compile(r".*", re.DOTALL), _moveset),
 ]
 
@@ -73,7 +80,7 @@ def get_game(game_id: str) -> Game:
     text = game_id.strip()
     if not text.isascii():  # int() reads other scripts' digits (٣): one spelling per game
         raise GameError(f"game id {text!r}: not ASCII (digits 0-9, e.g. moves_1.3_3.1)")
-    if text not in BOARD_GAMES and not text.startswith(("sn", "moves_")):
+    if text not in BOARD_GAMES + NR_GAMES and not text.startswith(("sn", "moves_")):
         # A game given by its rules (--rules FILE, or a package's partgames.games entry point).
         from pipeline.rules import RulesError, find_rules
 

@@ -11,6 +11,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from harness import partitions as harness_partitions
 
 from pipeline.search import list_searches, run_search
 
@@ -27,11 +28,9 @@ N = 14  # the small store's bound (conftest.SMALL_N)
 Part = tuple[int, ...]
 
 
-def partitions(n: int, cap: int | None = None) -> list[Part]:
-    cap = n if cap is None else cap
-    if n == 0:
-        return [()]
-    return [(k, *rest) for k in range(min(n, cap), 0, -1) for rest in partitions(n - k, k)]
+def partitions(n: int) -> list[Part]:
+    """The partitions of n (tests/harness.py's enumeration), as a list."""
+    return list(harness_partitions(n))
 
 
 def sub(p: Part, i: int, j: int) -> Part:

@@ -156,7 +156,7 @@ class _SmallMemory:
         return getattr(self.con, name)
 
     def execute(self, sql: str, *args):  # noqa: ANN201
-        if NEIGHBOUR_KEYS in sql and "count(*) FILTER" in sql:
+        if NEIGHBOUR_KEYS in sql and "GROUP BY ALL" in sql:  # a pass's count (scan_counts)
             (keys,), = self.con.execute(f"SELECT count(*) FROM {NEIGHBOUR_KEYS}").fetchall()
             if keys > self.most:
                 self.refused += 1

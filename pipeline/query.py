@@ -23,8 +23,14 @@ import pyarrow as pa
 from pipeline import queries_dir  # re-exported: pipeline.query.queries_dir
 from pipeline.errors import UsageError
 from pipeline.neighbourhood import neighbourhood_macro
-from pipeline.schema import (BOARD_GAMES, BOARD_SCHEMA, LCTR_D_SCHEMA, SLOWNIM_SCHEMA, SUMMARY_SCHEMA,
-                             summary_row)
+from pipeline.schema import (
+    BOARD_GAMES,
+    BOARD_SCHEMA,
+    LCTR_D_SCHEMA,
+    SLOWNIM_SCHEMA,
+    SUMMARY_SCHEMA,
+    summary_row,
+)
 from pipeline.storage import Store, StoreError, literal_path
 
 

@@ -13,7 +13,7 @@ from reference import corners_of, diagrams, lctr_d_record
 
 from pipeline.games import get_game
 from pipeline.games.base import GameError
-from pipeline.games.lctr_d import count_starts
+from pipeline.games.lctr_d import count_starts, diagonal_counts
 
 # OEIS A000219 (plane partitions of n, n = 0..30) and A000293 (solid partitions, n = 0..20),
 # typed from the sequences' entries.
@@ -154,3 +154,21 @@ def test_a_store_of_lctr_d(tmp_path, capsys) -> None:
     assert json.loads(out) == [{"records": 86, "p_positions": reference_p}]
     code, out, err = cli(capsys, "verify", "--results", store)
     assert code == 0 and "0 errors" in out, out + err
+
+
+def test_diagonal_counts_equal_the_reference() -> None:
+    """diagonal_counts against the reference: the diagonal shift removes one layer in every
+    direction (its corners: every coordinate lowered by one, those at 1 gone)."""
+    for d, n in ((2, 9), (3, 8), (4, 7)):
+        counts = [0] * 5
+        for cells in diagrams(n, d):
+            shifted = frozenset(tuple(c - 1 for c in x) for x in cells if min(x) >= 2)
+            counts[0] += 1
+            if shifted:
+                sg, sgd = lctr_d_record(cells)["sg"], lctr_d_record(shifted)["sg"]
+                counts[1] += 1
+                counts[2] += sgd == 0
+                counts[3] += sgd == 0 and sg != 0
+                counts[4] += sg == sgd
+        assert list(diagonal_counts(n, d)) == counts, (d, n)
+    assert diagonal_counts(20, 2)[3] == 0  # LCTR: Lemma 15.1 of lctr-sg-complexity.txt

@@ -401,6 +401,54 @@ def count_starts(n, d):  # pragma: no cover - compiled
     return count
 
 
+@numba.njit(cache=True, nogil=True)
+def diagonal_counts(n, d):  # pragma: no cover - compiled
+    """How the values of the d-dimensional partitions π of n relate to those of their diagonal
+    shift π⁺ (one layer removed in every direction: the cell (2, …, 2) on), the d-dimensional
+    form of LCTR's propagation along diagonals (lctr-sg-complexity.txt Lemma 15: for d = 2,
+    sg(π⁺) = 0 with π⁺ nonempty gives sg(π) = 0). Returns [starts, starts with π⁺ nonempty,
+    of those sg(π⁺) = 0, of those sg(π) ≠ 0, starts with π⁺ nonempty and sg(π) = sg(π⁺)]."""
+    b = d - 1
+    h = np.zeros((n + 1) ** b, np.int64)
+    frames = 3 * n + 4
+    pos = np.zeros((frames, b), np.int64)
+    val = np.zeros(frames, np.int64)
+    rem = np.zeros(frames, np.int64)
+    top = np.zeros(2, np.int64)
+    _push(h, pos, val, rem, 0, np.zeros(b, np.int64), n, n)
+    size = 1
+    while size < 4 * (n + 1):
+        size *= 2
+    stamp = np.zeros(size, np.int64)
+    slot = np.zeros(size, np.int64)
+    ch = np.zeros((n + 2, d), np.int64)
+    vals = np.zeros((n + 2, 8), np.int64)
+    cid = np.zeros(h.shape[0] * (n + 1), np.int64)
+    out = LctrDOutput(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+                      np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+                      np.zeros((6, 1), np.bool_), np.zeros(n, np.int16), np.zeros(2, np.int64),
+                      np.zeros(n, np.int16), np.zeros(2, np.int64), np.zeros(n * d, np.int16),
+                      np.zeros(2, np.int64), np.zeros(1, np.int16), np.zeros(1, np.int16))
+    ones = np.ones(b, np.int64)
+    diag = _flat(ones, n)
+    counts = np.zeros(5, np.int64)
+    gen = 0
+    while _next_start(h, pos, val, rem, top, n):
+        gen += 1
+        _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, 0, out, 0, 0, 0)
+        counts[0] += 1
+        if n >= 2 and h[diag] >= 2:
+            counts[1] += 1
+            sgd = vals[cid[diag * (n + 1) + 1], 0]
+            if sgd == 0:
+                counts[2] += 1
+                if out.sg[0] != 0:
+                    counts[3] += 1
+            if out.sg[0] == sgd:
+                counts[4] += 1
+    return counts
+
+
 class LctrDGame(Game):
     """``lctr_d<d>``: d-dimensional LCTR on every d-dimensional partition of n."""
 
@@ -471,4 +519,4 @@ def lctr_d_table(n: int, d: int, out: LctrDOutput) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=LCTR_D_SCHEMA)
 
 
-__all__ = ["DIMENSIONS", "LctrDGame", "count_starts", "lctr_d_table"]
+__all__ = ["DIMENSIONS", "LctrDGame", "count_starts", "diagonal_counts", "lctr_d_table"]

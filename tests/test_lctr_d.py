@@ -6,6 +6,7 @@ a store of these games through ``run``, ``check``, ``sql`` and ``verify``."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from harness import cli, partitions
@@ -24,6 +25,7 @@ A000293 = [1, 1, 4, 10, 26, 59, 140, 307, 684, 1464, 3122, 6500, 13426, 27248, 5
            214071, 416849, 805124, 1541637, 2930329]
 FLAGS = ("domestic", "tame", "pet", "miserable", "forced", "returnable")
 MAX_N = 8
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def macmahon(nmax: int) -> list[int]:
@@ -172,3 +174,24 @@ def test_diagonal_counts_equal_the_reference() -> None:
                 counts[4] += sg == sgd
         assert list(diagonal_counts(n, d)) == counts, (d, n)
     assert diagonal_counts(20, 2)[3] == 0  # LCTR: Lemma 15.1 of lctr-sg-complexity.txt
+
+
+def test_other_lctr_d_names_stay_free_for_rules(tmp_path) -> None:
+    """Only lctr_d<digits> belongs to the family: a rules file may name its game lctr_dual, not
+    lctr_d3."""
+    from pipeline.rules import RulesError, load_rules_file, register, unregister
+
+    text = (EXAMPLES / "lctr_nr_rules.py").read_text()
+    for gid in ("lctr_dual", "lctr_d3"):
+        path = tmp_path / f"{gid}.py"
+        path.write_text(text.replace('GAME_ID = "lctr_nr"', f'GAME_ID = "{gid}"'))
+        (rules,) = load_rules_file(path)
+        if gid == "lctr_d3":
+            with pytest.raises(RulesError, match="lctr_d<d>"):
+                register(rules)
+            continue
+        register(rules)
+        try:
+            assert type(get_game(gid)).__name__ == "GenericGame"
+        finally:
+            unregister(gid)

@@ -47,6 +47,9 @@ def _slownim(game_id: str) -> Game:
     return SlowNimGame.parse(game_id)
 
 
+_LCTR_D_IDS = re.compile(r"lctr_d[0-9]+")
+
+
 def _lctr_d(game_id: str) -> Game:
     from pipeline.games.lctr_d import LctrDGame
 
@@ -70,7 +73,7 @@ def _moveset(game_id: str) -> Game:
 #: never reached.
 GAME_FAMILIES: list[GameFamily] = [
     GameFamily("slownim", re.compile(r"sn.*"), _slownim),
-    GameFamily("lctr_d", re.compile(r"lctr_d[0-9]+"), _lctr_d),
+    GameFamily("lctr_d", _LCTR_D_IDS, _lctr_d),
     GameFamily("moveset", re.compile(r".*", re.DOTALL), _moveset),
 ]
 
@@ -81,7 +84,8 @@ def get_game(game_id: str) -> Game:
     text = game_id.strip()
     if not text.isascii():  # int() reads other scripts' digits (٣): one spelling per game
         raise GameError(f"game id {text!r}: not ASCII (digits 0-9, e.g. moves_1.3_3.1)")
-    if text not in BOARD_GAMES and not text.startswith(("sn", "moves_", "lctr_d")):
+    if (text not in BOARD_GAMES and not text.startswith(("sn", "moves_"))
+            and not _LCTR_D_IDS.fullmatch(text)):  # lctr_d<d> (an id such as lctr_dual may be rules)
         # A game given by its rules (--rules FILE, or a package's partgames.games entry point).
         from pipeline.rules import RulesError, find_rules
 

@@ -195,3 +195,14 @@ def test_other_lctr_d_names_stay_free_for_rules(tmp_path) -> None:
             assert type(get_game(gid)).__name__ == "GenericGame"
         finally:
             unregister(gid)
+
+
+@pytest.mark.parametrize("args", [("solve", "lctr_d3", "3,2"), ("draw", "lctr_d3", "3,2"),
+                                  ("run", "--games", "lctr_d3", "--family", "staircase", "--max-n", "6")])
+def test_partition_commands_refuse_it_by_name(args: tuple[str, ...], tmp_path, capsys) -> None:
+    """The commands that take a partition (solve, draw, a family run) refuse d-dimensional LCTR
+    in one line that names it, and write nothing."""
+    code, out, err = cli(capsys, *args, *(("--out", str(tmp_path / "x.svg")) if args[0] == "draw" else ()),
+                         *(("--results", str(tmp_path / "r")) if args[0] == "run" else ()))
+    assert code == 2 and err.startswith("partgames: ") and "d-dimensional" in err, err
+    assert len(err.strip().splitlines()) == 1 and not list(tmp_path.iterdir())

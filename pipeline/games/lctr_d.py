@@ -30,14 +30,13 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.games.base import Game, GameError
+from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
 from pipeline.games.columns import flag_arrays, list_array, narrow_array, nullable_count
 from pipeline.schema import LCTR_D_SCHEMA
 
 #: The dimensions offered (d = 2 is LCTR itself).
 DIMENSIONS = (2, 3, 4)
 _ID = re.compile(r"lctr_d([0-9]+)")
-_I64_MAX = np.int64(2**63 - 1)
-_ALL_FLAGS = 63  # the six flags of pipeline.schema.FLAG_NAMES, bit k = flag k
 
 
 class LctrDOutput(NamedTuple):
@@ -172,28 +171,19 @@ def _next_start(h, pos, val, rem, top, n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _sat_add(a, b):  # pragma: no cover - compiled
-    """a + b for counts, negative once beyond 2**63 − 1."""
-    if a < 0 or b < 0 or a > _I64_MAX - b:
-        return np.int64(-1)
-    return a + b
-
-
-@numba.njit(cache=True, nogil=True)
 def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, out, ppos, rpos,
                  cpos):  # pragma: no cover - compiled
     """Solve the start held by the walk and write it as record ``rec``; returns the new list
-    positions. ``vals[id]``: sg, sg_misere, nodes, leaves, height, flags, has a (0,1) option,
-    has a (1,0) option; id 0 is the empty diagram."""
+    positions. ``vals[id]``: sg, sg_misere, nodes, leaves, height, and the two summaries of
+    :mod:`pipeline.games.cgh` (own_and: the flags and facts, own_or); id 0 is the empty diagram."""
     b = d - 1
     vals[0, 0] = 0
     vals[0, 1] = 1
     vals[0, 2] = 1
     vals[0, 3] = 1
     vals[0, 4] = 0
-    vals[0, 5] = _ALL_FLAGS  # () is (0,1), has no move: every local condition holds
-    vals[0, 6] = 0
-    vals[0, 7] = 0
+    vals[0, 5] = EMPTY_AND  # () is (0,1), has no move: every local condition holds
+    vals[0, 6] = EMPTY_OR
     ids = 1
     mask = stamp.shape[0] - 1
     c = np.zeros(d, np.int64)
@@ -256,7 +246,7 @@ def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, o
     out.height[rec] = vals[root, 4]
     out.states[rec] = ids  # the cells' distinct sub-diagrams and ()
     for k in range(6):
-        out.flags[k, rec] = (vals[root, 5] >> k) & 1
+        out.flags[k, rec] = (vals[root, 5] >> k) & 1  # F_ALL's bits, FLAG_NAMES order
     out.num_parts[rec] = nparts
     out.largest[rec] = largest
     # parts: the heights in lexicographic order; rows: runs along the last base coordinate;
@@ -293,67 +283,40 @@ def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, o
 
 @numba.njit(cache=True, nogil=True)
 def _values(e, c, d, vals):  # pragma: no cover - compiled
-    """The values of the position with options ``c`` (ids), as id ``e`` (docs/definitions.md
-    §3–§5: every one a recursion over the options, with multiplicity)."""
+    """The values of the position with options ``c`` (ids), as id ``e``: the mex of the options'
+    values, the sums and the longest play over the options with multiplicity, and the flags by
+    :func:`pipeline.games.cgh.summarize` (docs/definitions.md §3–§5)."""
     seen = 0
     seenm = 0
     nodes = np.int64(1)
     leaves = np.int64(0)
     height = 0
-    flags = _ALL_FLAGS
-    has01 = 0
-    has10 = 0
+    agg_and = ALL_AND
+    agg_or = 0
     for k in range(d):
         y = c[k]
         seen |= 1 << vals[y, 0]
         seenm |= 1 << vals[y, 1]
-        nodes = _sat_add(nodes, vals[y, 2])
-        leaves = _sat_add(leaves, vals[y, 3])
+        nodes = sadd(nodes, vals[y, 2])
+        leaves = sadd(leaves, vals[y, 3])
         if vals[y, 4] + 1 > height:
             height = vals[y, 4] + 1
-        flags &= vals[y, 5]
-        if vals[y, 0] == 0 and vals[y, 1] == 1:
-            has01 = 1
-        if vals[y, 0] == 1 and vals[y, 1] == 0:
-            has10 = 1
+        agg_and &= vals[y, 5]
+        agg_or |= vals[y, 6]
     sg = 0
     while (seen >> sg) & 1:
         sg += 1
     sgm = 0
     while (seenm >> sgm) & 1:
         sgm += 1
-    swap = (sg == 0 and sgm == 1) or (sg == 1 and sgm == 0)
-    local = 0
-    if not ((sg == 0 and sgm >= 2) or (sgm == 0 and sg >= 2)):
-        local |= 1  # domestic
-    if swap or sg == sgm:
-        local |= 2  # tame
-    if swap or (sg == sgm and sg >= 2):
-        local |= 4  # pet
-    if swap or (has01 == 0 and has10 == 0) or (has01 == 1 and has10 == 1):
-        local |= 8  # miserable
-    forced = True
-    returnable = True
-    if swap:
-        for k in range(d):
-            y = c[k]
-            if vals[y, 0] != sgm or vals[y, 1] != sg:  # every option has the other swap pair
-                forced = False
-            # a nonempty option has a move to a position of x's own pair
-            if y != 0 and not ((sg == 0 and vals[y, 6] == 1) or (sg == 1 and vals[y, 7] == 1)):
-                returnable = False
-    if forced:
-        local |= 16
-    if returnable:
-        local |= 32
+    own_and, own_or = summarize(sg, sgm, False, agg_and, agg_or)
     vals[e, 0] = sg
     vals[e, 1] = sgm
     vals[e, 2] = nodes
     vals[e, 3] = leaves
     vals[e, 4] = height
-    vals[e, 5] = flags & local
-    vals[e, 6] = has01
-    vals[e, 7] = has10
+    vals[e, 5] = own_and
+    vals[e, 6] = own_or
 
 
 @numba.njit(cache=True, nogil=True)
@@ -371,7 +334,7 @@ def _shard(h, pos, val, rem, top, n, d, skip, records, out):  # pragma: no cover
     stamp = np.zeros(size, np.int64)
     slot = np.zeros(size, np.int64)
     ch = np.zeros((cells + 1, d), np.int64)
-    vals = np.zeros((cells + 1, 8), np.int64)
+    vals = np.zeros((cells + 1, 7), np.int64)
     cid = np.zeros(h.shape[0] * (n + 1), np.int64)
     ppos = 0
     rpos = 0
@@ -422,7 +385,7 @@ def diagonal_counts(n, d):  # pragma: no cover - compiled
     stamp = np.zeros(size, np.int64)
     slot = np.zeros(size, np.int64)
     ch = np.zeros((n + 2, d), np.int64)
-    vals = np.zeros((n + 2, 8), np.int64)
+    vals = np.zeros((n + 2, 7), np.int64)
     cid = np.zeros(h.shape[0] * (n + 1), np.int64)
     out = LctrDOutput(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
                       np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),

@@ -206,3 +206,11 @@ def test_partition_commands_refuse_it_by_name(args: tuple[str, ...], tmp_path, c
                          *(("--results", str(tmp_path / "r")) if args[0] == "run" else ()))
     assert code == 2 and err.startswith("partgames: ") and "d-dimensional" in err, err
     assert len(err.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
+
+
+def test_one_warmup_task_compiles_every_d() -> None:
+    """A run's warm-up compiles the kernel once for every d, with the writer of its schema."""
+    from pipeline.warmup import plan_tasks
+
+    tasks = [task for _, task in plan_tasks([get_game(g) for g in ("lctr_d3", "lctr_d4", "lctr_d2")])]
+    assert tasks == [(("lctr_d3",), False, True)]

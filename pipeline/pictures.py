@@ -88,7 +88,9 @@ def board_game_id(game: str) -> str:
 
     parsed = get_game(game)
     if parsed.schema != BOARD_SCHEMA:
-        raise UsageError(f"{game} is not a board game: its positions are stacks, not cells of a diagram")
+        what = ("d-dimensional diagrams" if parsed.game_id.startswith("lctr_d") else "stacks")
+        raise UsageError(f"{game} is not a board game: its positions are {what}, not cells of a "
+                         "partition's diagram")
     return parsed.game_id
 
 

@@ -27,6 +27,7 @@ from pipeline.schema import (
     BOARD_GAMES,
     BOARD_SCHEMA,
     FLAG_NAMES,
+    LCTR_D_SCHEMA,
     NR_GAMES,
     SLOWNIM_SCHEMA,
     SUMMARY_SCHEMA,
@@ -478,6 +479,11 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in games)
+        if all(g.startswith("lctr_d") for g in games):
+            # d-dimensional LCTR's records lack the partition features (pipeline.schema
+            # LCTR_D_FIELDS): NULL columns of the board schema keep `records` readable by the
+            # statements that name them
+            union += f" UNION ALL BY NAME {_empty_select(BOARD_SCHEMA, 'none')}"
         con.execute(f"CREATE VIEW records AS {union}")
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
@@ -567,7 +573,9 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
         bad_jobs = {p.rsplit("/", 1)[0] for p in paths if p not in readable}
         keep = [p for p in paths if p.rsplit("/", 1)[0] not in bad_jobs]  # whole (game, n) only
         if not keep:
-            return _empty_select(SLOWNIM_SCHEMA if game.startswith("sn") else BOARD_SCHEMA, game)
+            schema = (SLOWNIM_SCHEMA if game.startswith("sn") else
+                      LCTR_D_SCHEMA if game.startswith("lctr_d") else BOARD_SCHEMA)
+            return _empty_select(schema, game)
         con.execute(f"CREATE TEMP TABLE {table} AS {read_files_sql(keep, game)}")
     return f"SELECT * FROM {table}"
 

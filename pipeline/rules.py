@@ -192,18 +192,19 @@ def _check(rules: Rules, where: str) -> None:
 
 def register(rules: Rules, replace: bool = False) -> None:
     """Make ``rules.game_id`` a game id (:func:`pipeline.games.get_game`). An id partgames
-    already gives a game (a board game, ``sn…``, ``moves_…``) or another rules' is refused
-    (``replace``: other rules of the id are replaced, as on a cluster worker, which serves one
-    run after another)."""
+    already gives a game (a board game, ``sn…``, ``moves_…``, ``lctr_d<d>``) or another rules'
+    is refused (``replace``: other rules of the id are replaced, as on a cluster worker, which
+    serves one run after another)."""
     from pipeline.schema import BOARD_GAMES, NR_GAMES
 
     gid = rules.game_id
     if not _ID.fullmatch(gid):
         raise RulesError(f"rules game id {gid!r}: lower-case letters, digits and _, starting "
                          "with a letter")
-    if gid in BOARD_GAMES + NR_GAMES or gid.startswith(("sn", "moves_")):
+    if (gid in BOARD_GAMES + NR_GAMES or gid.startswith(("sn", "moves_"))
+            or re.fullmatch(r"lctr_d[0-9]+", gid)):
         raise RulesError(f"rules game id {gid!r}: partgames has a game of that id (or claims "
-                         "ids starting with sn and moves_); choose another")
+                         "ids starting with sn and moves_, and lctr_d<d>); choose another")
     with _LOCK:
         old = _REGISTRY.get(gid)
         if old is not None and old.label != rules.label and not replace:

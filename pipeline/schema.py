@@ -61,6 +61,23 @@ SLOWNIM_FIELDS: list[pa.Field] = [
     pa.field("sum_mod", pa.int16(), nullable=False),  # Σ(reduced) mod 2·min(A)
 ]
 
+#: The records of d-dimensional LCTR (docs/records.md, docs/definitions.md §2.6): a start is a
+#: d-dimensional partition, not a partition, so the partition features of COMMON_FIELDS
+#: (conjugate, durfee, rank, shape, ...) are left out and these describe the diagram instead.
+#: ``parts`` holds its heights (the cells above each point of the (d−1)-dimensional base) in
+#: the lexicographic order of the base: for d = 2 the partition, for d = 3 the plane
+#: partition's entries row by row.
+LCTR_D_FIELDS: list[pa.Field] = [
+    *COMMON_FIELDS[:14],  # n, parts, sg, sg_misere, nodes, leaves, states, height, the flags
+    pa.field("dims", pa.int16(), nullable=False),  # d
+    pa.field("num_parts", pa.int16(), nullable=False),  # nonzero heights (the base's points)
+    pa.field("largest", pa.int16(), nullable=False),  # the height at the origin
+    # the lengths of the rows (runs of heights along the base's last coordinate), in order
+    pa.field("row_lengths", pa.list_(pa.int16()), nullable=False),
+    # the corners (maximal cells), d coordinates each (1-based, the height last), in order
+    pa.field("corners", pa.list_(pa.int16()), nullable=False),
+]
+
 #: The columns that depend on the start position only, not on the game (n, parts and the docs/definitions.md
 #: §1 features). Games that solve the same positions in the same order (``Game.record_order``)
 #: share them in a run: the shard's first game computes them, the others borrow its arrays, and
@@ -75,6 +92,7 @@ ADDED_COLUMNS = ("shape", "ordinal")
 
 BOARD_SCHEMA = pa.schema(COMMON_FIELDS)
 SLOWNIM_SCHEMA = pa.schema(COMMON_FIELDS + SLOWNIM_FIELDS)
+LCTR_D_SCHEMA = pa.schema(LCTR_D_FIELDS)
 
 FLAG_NAMES = ("domestic", "tame", "pet", "miserable", "forced", "returnable")
 

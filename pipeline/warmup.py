@@ -58,6 +58,8 @@ def _kernel_signature(game: Game) -> tuple | None:
         return ("nonrepetitive",)
     if type(game).__name__ == "SlowNimGame":
         return ("slownim",)
+    if type(game).__name__ == "LctrDGame":
+        return ("lctr_d",)  # one kernel for every d
     return None
 
 
@@ -79,17 +81,20 @@ def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tupl
                 continue
         signature = _kernel_signature(game)
         if signature is not None:
-            found.setdefault(signature, ((game.game_id,), False, signature == ("slownim",)))
+            # a schema of its own: a tiny run compiles the writer's encoders for it as well
+            found.setdefault(signature, ((game.game_id,), False, signature in (("slownim",), ("lctr_d",))))
     tasks = sorted(found.items(), key=lambda item: item[0][0] != "moveset")
     return tasks
 
 
-#: The modules that define the kernels of a run (every board game's, Slow SetNim's, the writer's);
+#: The modules that define the kernels of a run (every board game's, Slow SetNim's, d-dimensional
+#: LCTR's, the writer's);
 #: their kernels' stamps cover the files they depend on.
 KERNEL_MODULES = ("pipeline.partitions", "pipeline.games.cgh", "pipeline.games.walk",
                   "pipeline.games.lctr_downright", "pipeline.games.lctr_downright_pair",
                   "pipeline.games.moveset",
                   "pipeline.games.columns", "pipeline.games.features", "pipeline.games.slownim",
+                  "pipeline.games.lctr_d",
                   "pipeline.summaries", "pipeline.parquet.encodings")
 
 

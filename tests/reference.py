@@ -492,3 +492,56 @@ def slownim_record(s: int, A: Sequence[int], parts: Sequence[int]) -> dict:
         "odd_stacks": sum(1 for h in red if h % 2 == 1),
         "sum_mod": sum(red) % (2 * a),
     }
+
+
+# --------------------------------------------------------------------------------------------------
+# d-dimensional LCTR (docs/definitions.md §2.6; lctr-sg-complexity.txt §8)
+# --------------------------------------------------------------------------------------------------
+Corners = frozenset  # of d-tuples of coordinates ≥ 1: the maximal cells of a diagram
+
+
+def lctr_d_moves(corners: Corners) -> tuple[Corners, ...]:
+    """d-dimensional LCTR, as the paper states it: for each direction i, every corner's i-th
+    coordinate decreases by one and a corner whose i-th coordinate was 1 disappears; d moves
+    from every nonempty diagram (one per direction, even when two reach the same diagram).
+
+    >>> lctr_d_moves(frozenset({(1, 1, 2)}))
+    (frozenset(), frozenset(), frozenset({(1, 1, 1)}))
+    """
+    if not corners:
+        return ()
+    d = len(next(iter(corners)))
+    return tuple(frozenset(c[:i] + (c[i] - 1,) + c[i + 1:] for c in corners if c[i] >= 2)
+                 for i in range(d))
+
+
+@cache
+def _lctr_d_game() -> Game:
+    return Game(lctr_d_moves)
+
+
+def diagrams(n: int, d: int) -> list[frozenset]:
+    """Every d-dimensional Young diagram of n cells (a set of cells, 1-based coordinates, closed
+    under lowering any coordinate to 1), grown one addable cell at a time."""
+    level: set[frozenset] = {frozenset()}
+    for _ in range(n):
+        grown = set()
+        for cells in level:
+            candidates = {(1,) * d} | {c[:i] + (c[i] + 1,) + c[i + 1:] for c in cells for i in range(d)}
+            for x in candidates - cells:
+                if all(x[i] == 1 or x[:i] + (x[i] - 1,) + x[i + 1:] in cells for i in range(d)):
+                    grown.add(cells | {x})
+        level = grown
+    return list(level)
+
+
+def corners_of(cells: frozenset) -> Corners:
+    """The maximal cells of a diagram."""
+    d = len(next(iter(cells))) if cells else 0
+    return frozenset(c for c in cells
+                     if all(c[:i] + (c[i] + 1,) + c[i + 1:] not in cells for i in range(d)))
+
+
+def lctr_d_record(cells: frozenset) -> dict:
+    """The values of d-dimensional LCTR started at the diagram ``cells`` (docs/definitions.md §3–§5)."""
+    return _lctr_d_game().record(corners_of(cells))

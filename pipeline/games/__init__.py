@@ -9,7 +9,7 @@ entry in ``moveset.BUILTIN`` and its id in ``pipeline.schema.BOARD_GAMES``.
 >>> get_game("king").game_id, get_game("{(1,3),(3,1)}").game_id
 ('king', 'moves_1.3_3.1')
 >>> [family.name for family in GAME_FAMILIES]
-['slownim', 'nonrepetitive', 'moveset']
+['slownim', 'nonrepetitive', 'lctr_d', 'moveset']
 """
 
 from __future__ import annotations
@@ -53,6 +53,15 @@ def _nonrepetitive(game_id: str) -> Game:
     return NonRepetitiveGame(game_id)
 
 
+_LCTR_D_IDS = re.compile(r"lctr_d[0-9]+")
+
+
+def _lctr_d(game_id: str) -> Game:
+    from pipeline.games.lctr_d import LctrDGame
+
+    return LctrDGame.parse(game_id)
+
+
 def _moveset(game_id: str) -> Game:
     try:
         return MovesetGame(Moveset.parse(game_id))
@@ -65,11 +74,13 @@ def _moveset(game_id: str) -> Game:
 
 
 #: The families, tried in order: the first whose ``ids`` match the id parses it (docs/definitions.md
-#: §2: ``sn<s>_<A>``, then the built-in ids and user movesets, which take every other id). The
-#: moveset family matches every id, so it stays last: a family listed after it is never reached.
+#: §2: ``sn<s>_<A>``, ``lctr_d<d>``, then the built-in ids and user movesets, which take every
+#: other id). The moveset family matches every id, so it stays last: a family listed after it is
+#: never reached.
 GAME_FAMILIES: list[GameFamily] = [
     GameFamily("slownim", re.compile(r"sn.*"), _slownim),
     GameFamily("nonrepetitive", re.compile(r"lctr_nr|downright_nr"), _nonrepetitive),
+    GameFamily("lctr_d", _LCTR_D_IDS, _lctr_d),
     GameFamily("moveset", re.compile(r".*", re.DOTALL), _moveset),
 ]
 
@@ -80,7 +91,8 @@ def get_game(game_id: str) -> Game:
     text = game_id.strip()
     if not text.isascii():  # int() reads other scripts' digits (٣): one spelling per game
         raise GameError(f"game id {text!r}: not ASCII (digits 0-9, e.g. moves_1.3_3.1)")
-    if text not in BOARD_GAMES + NR_GAMES and not text.startswith(("sn", "moves_")):
+    if (text not in BOARD_GAMES + NR_GAMES and not text.startswith(("sn", "moves_"))
+            and not _LCTR_D_IDS.fullmatch(text)):  # lctr_d<d> (an id such as lctr_dual may be rules)
         # A game given by its rules (--rules FILE, or a package's partgames.games entry point).
         from pipeline.rules import RulesError, find_rules
 

@@ -418,8 +418,9 @@ def moveset_of(game_id: str) -> tuple[np.ndarray, np.ndarray, bool, str]:
     game = get_game(game_id)
     moveset = getattr(game, "moveset", None)
     if moveset is None:
+        other = "d-dimensional LCTR" if game.game_id.startswith("lctr_d") else "Slow SetNim"
         raise SolveError(f"{game.game_id}: the single-partition solver takes the board games and "
-                         "user movesets, not Slow SetNim")
+                         f"user movesets, not {other}")
     steps = np.array(moveset.steps, dtype=np.int64).reshape(-1, 2)
     rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
     return steps, rays, bool(moveset.exits), game.game_id

@@ -1,0 +1,216 @@
+"""d-dimensional LCTR (``lctr_d2``, ``lctr_d3``, ``lctr_d4``; docs/definitions.md §2.6): the starts
+counted against OEIS, every record of small n against the plain-Python reference
+(tests/reference.py, which plays the paper's rule on corners), ``lctr_d2`` against ``lctr``, and
+a store of these games through ``run``, ``check``, ``sql`` and ``verify``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from harness import cli, partitions
+from reference import corners_of, diagrams, lctr_d_record
+
+from pipeline.games import get_game
+from pipeline.games.base import GameError
+from pipeline.games.lctr_d import count_starts, diagonal_counts
+
+# OEIS A000219 (plane partitions of n, n = 0..30) and A000293 (solid partitions, n = 0..20),
+# typed from the sequences' entries.
+A000219 = [1, 1, 3, 6, 13, 24, 48, 86, 160, 282, 500, 859, 1479, 2485, 4167, 6879, 11297, 18334,
+           29601, 47330, 75278, 118794, 186475, 290783, 451194, 696033, 1068745, 1632658, 2483234,
+           3759612, 5668963]
+A000293 = [1, 1, 4, 10, 26, 59, 140, 307, 684, 1464, 3122, 6500, 13426, 27248, 54804, 108802,
+           214071, 416849, 805124, 1541637, 2930329]
+FLAGS = ("domestic", "tame", "pet", "miserable", "forced", "returnable")
+MAX_N = 8
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def macmahon(nmax: int) -> list[int]:
+    """Plane partitions of 0..nmax from MacMahon's product Π_k (1 − x^k)^(−k)."""
+    coeffs = [1] + [0] * nmax
+    for k in range(1, nmax + 1):
+        for _ in range(k):  # multiply by 1 / (1 − x^k), k times
+            for m in range(k, nmax + 1):
+                coeffs[m] += coeffs[m - k]
+    return coeffs
+
+
+def test_the_typed_sequences_are_right() -> None:
+    assert macmahon(30) == A000219
+    assert [len(diagrams(n, 3)) for n in range(7)] == A000219[:7]
+    assert [len(diagrams(n, 4)) for n in range(7)] == A000293[:7]
+    assert [len(diagrams(n, 2)) for n in range(9)] == [len(list(partitions(n))) if n else 1
+                                                       for n in range(9)]
+
+
+@pytest.mark.parametrize(("d", "nmax", "expected"), [(2, 20, None), (3, 22, A000219), (4, 16, A000293)])
+def test_the_walk_counts_every_start_once(d: int, nmax: int, expected: list[int] | None) -> None:
+    expected = expected or [len(list(partitions(n))) for n in range(nmax + 1)]
+    assert [int(count_starts(n, d)) for n in range(1, nmax + 1)] == expected[1:nmax + 1]
+    assert [get_game(f"lctr_d{d}").positions(n) for n in range(1, 9)] == expected[1:9]
+
+
+def cells_of(d: int, row: dict) -> frozenset:
+    corners = row["corners"]
+    tops = [tuple(corners[i:i + d]) for i in range(0, len(corners), d)]
+    return frozenset(x for c in tops for x in _below(c))
+
+
+def _below(c: tuple[int, ...]):
+    if len(c) == 1:
+        yield from ((k,) for k in range(1, c[0] + 1))
+        return
+    for k in range(1, c[0] + 1):
+        for rest in _below(c[1:]):
+            yield (k, *rest)
+
+
+def heights(cells: frozenset, d: int) -> list[tuple[tuple[int, ...], int]]:
+    """The (base point, height) of every column, in the lexicographic order of the base."""
+    columns: dict[tuple[int, ...], int] = {}
+    for x in cells:
+        columns[x[:-1]] = max(columns.get(x[:-1], 0), x[-1])
+    return sorted(columns.items())
+
+
+@pytest.mark.parametrize("d", [3, 4])
+def test_every_record_equals_the_reference(d: int) -> None:
+    game = get_game(f"lctr_d{d}")
+    for n in range(1, MAX_N + 1):
+        rows = game.solve_shard(n, 0, 10**6).to_pylist()
+        expected = set(diagrams(n, d))
+        got = [cells_of(d, r) for r in rows]
+        assert len(got) == len(set(got)) == len(expected) and set(got) == expected, n
+        for r, cells in zip(rows, got, strict=True):
+            assert r["n"] == n and r["dims"] == d
+            ref = lctr_d_record(cells)
+            for key in ("sg", "sg_misere", "nodes", "leaves", "states", "height", *FLAGS):
+                assert r[key] == ref[key], (n, sorted(corners_of(cells)), key, r[key], ref[key])
+            cols = heights(cells, d)
+            assert r["parts"] == [h for _, h in cols]
+            assert r["num_parts"] == len(cols) and r["largest"] == cols[0][1]
+            rows_of = [b[:-1] for b, _ in cols]
+            assert r["row_lengths"] == [rows_of.count(k) for k in dict.fromkeys(rows_of)]
+            assert sorted(tuple(r["corners"][i:i + d]) for i in range(0, len(r["corners"]), d)) \
+                == sorted(corners_of(cells))
+
+
+def test_values_never_exceed_d() -> None:
+    """The paper's remark (lctr-sg-complexity.txt §8): a position has d options, so its value is at
+    most d; d = 4 reaches 4 (n = 10 holds one such start)."""
+    for d, n in ((3, 12), (4, 10)):
+        rows = get_game(f"lctr_d{d}").solve_shard(n, 0, 10**6).to_pylist()
+        assert max(r["sg"] for r in rows) <= d and max(r["sg_misere"] for r in rows) <= d
+
+
+def test_lctr_d2_is_lctr() -> None:
+    """lctr_d2's records equal lctr's on every partition of n <= 30 (docs/definitions.md §2.6)."""
+    d2, lctr = get_game("lctr_d2"), get_game("lctr")
+    keys = ("sg", "sg_misere", "nodes", "leaves", "states", "height", *FLAGS, "num_parts", "largest")
+    for n in range(1, 31):
+        ours = {tuple(r["parts"]): r for r in d2.solve_shard(n, 0, 10**6).to_pylist()}
+        theirs = lctr.solve_shard(n, 0, 10**6).to_pylist()
+        assert len(ours) == len(theirs)
+        for r in theirs:
+            mine = ours[tuple(r["parts"])]
+            assert [mine[k] for k in keys] == [r[k] for k in keys], (n, r["parts"])
+            assert mine["row_lengths"] == [r["num_parts"]]
+
+
+def test_shards_resume_and_restart() -> None:
+    """Shards in any order give the records of the whole n, in the same order."""
+    game = get_game("lctr_d3")
+    whole = game.solve_shard(9, 0, 10**6).to_pylist()
+    fresh = get_game("lctr_d3")
+    parts = [fresh.solve_shard(9, s, 50).to_pylist() for s in (2, 0, 1, 3, 4, 5)]
+    assert [r for p in (parts[1], parts[2], parts[0], *parts[3:]) for r in p] == whole
+    assert fresh.shard_count(9, 50) == 6 and fresh.shard_records(9, 5, 50) == 282 - 250
+
+
+@pytest.mark.parametrize("bad", ["lctr_d1", "lctr_d5", "lctr_d33"])
+def test_bad_dimension_is_refused(bad: str) -> None:
+    with pytest.raises(GameError, match="lctr_d2, lctr_d3 or lctr_d4"):
+        get_game(bad)
+
+
+def test_a_store_of_lctr_d(tmp_path, capsys) -> None:
+    """run, check, sql (views, records, summaries) and verify on a store holding only these games."""
+    store = str(tmp_path / "r")
+    code, _, err = cli(capsys, "run", "--games", "lctr_d3,lctr_d4", "--max-n", "7", "--results", store,
+                       "--quiet")
+    assert code == 0, err
+    code, out, _ = cli(capsys, "check", "--results", store)
+    assert code == 0 and "14 (game, n) sound" in out
+    code, out, _ = cli(capsys, "sql", "--results", store, "--format", "json",
+                       "SELECT game, n, count(*) AS c, count(*) FILTER (sg = 0) AS p FROM records "
+                       "WHERE n = 7 GROUP BY game, n ORDER BY game")
+    rows = json.loads(out)
+    assert [(r["game"], r["c"]) for r in rows] == [("lctr_d3", 86), ("lctr_d4", 307)]
+    reference_p = sum(lctr_d_record(c)["sg"] == 0 for c in diagrams(7, 3))
+    assert rows[0]["p"] == reference_p
+    code, out, _ = cli(capsys, "sql", "--results", store, "--format", "json",
+                       "SELECT records, p_positions FROM summaries WHERE game = 'lctr_d3' AND n = 7")
+    assert json.loads(out) == [{"records": 86, "p_positions": reference_p}]
+    code, out, err = cli(capsys, "verify", "--results", store)
+    assert code == 0 and "0 errors" in out, out + err
+
+
+def test_diagonal_counts_equal_the_reference() -> None:
+    """diagonal_counts against the reference: the diagonal shift removes one layer in every
+    direction (its corners: every coordinate lowered by one, those at 1 gone)."""
+    for d, n in ((2, 9), (3, 8), (4, 7)):
+        counts = [0] * 5
+        for cells in diagrams(n, d):
+            shifted = frozenset(tuple(c - 1 for c in x) for x in cells if min(x) >= 2)
+            counts[0] += 1
+            if shifted:
+                sg, sgd = lctr_d_record(cells)["sg"], lctr_d_record(shifted)["sg"]
+                counts[1] += 1
+                counts[2] += sgd == 0
+                counts[3] += sgd == 0 and sg != 0
+                counts[4] += sg == sgd
+        assert list(diagonal_counts(n, d)) == counts, (d, n)
+    assert diagonal_counts(20, 2)[3] == 0  # LCTR: Lemma 15.1 of lctr-sg-complexity.txt
+
+
+def test_other_lctr_d_names_stay_free_for_rules(tmp_path) -> None:
+    """Only lctr_d<digits> belongs to the family: a rules file may name its game lctr_dual, not
+    lctr_d3."""
+    from pipeline.rules import RulesError, load_rules_file, register, unregister
+
+    text = (EXAMPLES / "lctr_nr_rules.py").read_text()
+    for gid in ("lctr_dual", "lctr_d3"):
+        path = tmp_path / f"{gid}.py"
+        path.write_text(text.replace('GAME_ID = "lctr_nr"', f'GAME_ID = "{gid}"'))
+        (rules,) = load_rules_file(path)
+        if gid == "lctr_d3":
+            with pytest.raises(RulesError, match="lctr_d<d>"):
+                register(rules)
+            continue
+        register(rules)
+        try:
+            assert type(get_game(gid)).__name__ == "GenericGame"
+        finally:
+            unregister(gid)
+
+
+@pytest.mark.parametrize("args", [("solve", "lctr_d3", "3,2"), ("draw", "lctr_d3", "3,2"),
+                                  ("run", "--games", "lctr_d3", "--family", "staircase", "--max-n", "6")])
+def test_partition_commands_refuse_it_by_name(args: tuple[str, ...], tmp_path, capsys) -> None:
+    """The commands that take a partition (solve, draw, a family run) refuse d-dimensional LCTR
+    in one line that names it, and write nothing."""
+    code, out, err = cli(capsys, *args, *(("--out", str(tmp_path / "x.svg")) if args[0] == "draw" else ()),
+                         *(("--results", str(tmp_path / "r")) if args[0] == "run" else ()))
+    assert code == 2 and err.startswith("partgames: ") and "d-dimensional" in err, err
+    assert len(err.strip().splitlines()) == 1 and not list(tmp_path.iterdir())
+
+
+def test_one_warmup_task_compiles_every_d() -> None:
+    """A run's warm-up compiles the kernel once for every d, with the writer of its schema."""
+    from pipeline.warmup import plan_tasks
+
+    tasks = [task for _, task in plan_tasks([get_game(g) for g in ("lctr_d3", "lctr_d4", "lctr_d2")])]
+    assert tasks == [(("lctr_d3",), False, True)]

@@ -61,14 +61,14 @@ def main() -> None:
     ap.add_argument("--baseline", default=None, help="an earlier checkout: before/after per --only statement")
     ap.add_argument("--rounds", type=int, default=1, help="with --baseline: alternating rounds")
     ap.add_argument("--record-only", action="store_true",
-                    help="only the record statements (needs: record / same n) of LCTR, Downright and the "
-                         "chess pieces (with --baseline: all of them in one verify, before and after)")
+                    help="only the record statements (needs: record / same n) of the papers on LCTR and "
+                         "on the chess pieces (with --baseline: all of them in one verify, before and after)")
     args = ap.parse_args()
     if args.record_only:
         from pipeline.verify import load_catalogue
 
         args.only = [st.id for st in load_catalogue() if st.needs in ("record", "same n")
-                     and not st.id.startswith("slownim.")]
+                     and st.id.startswith(("lctr1.", "lctr2.", "chess."))]
     if args.baseline:
         if not (args.store and args.only):
             sys.exit("--baseline needs --store and --only")

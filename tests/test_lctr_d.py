@@ -182,9 +182,10 @@ def test_other_lctr_d_names_stay_free_for_rules(tmp_path) -> None:
     from pipeline.rules import RulesError, load_rules_file, register, unregister
 
     text = (EXAMPLES / "lctr_nr_rules.py").read_text()
+    assert 'GAME_ID = "lctr_nr_rules"' in text  # the id each round below replaces
     for gid in ("lctr_dual", "lctr_d3"):
         path = tmp_path / f"{gid}.py"
-        path.write_text(text.replace('GAME_ID = "lctr_nr"', f'GAME_ID = "{gid}"'))
+        path.write_text(text.replace('GAME_ID = "lctr_nr_rules"', f'GAME_ID = "{gid}"'))
         (rules,) = load_rules_file(path)
         if gid == "lctr_d3":
             with pytest.raises(RulesError, match="lctr_d<d>"):

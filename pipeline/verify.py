@@ -491,8 +491,8 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
         for sts in record_scans(game_sts, game):
             bar = (progress.bar(f"{game} records: {len(sts)} statements", sum(c[2] for c in chunks))
                    if progress else None)
+            pushed = scan_filter(sts, game)
             for lo, hi, size in chunks:
-                pushed = scan_filter(sts, game)
                 try:
                     count(game, sts, f"{quote_name(game)} WHERE n BETWEEN {lo} AND {hi}"
                                      + (f" AND ({pushed})" if pushed else ""))
@@ -946,8 +946,9 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
         # n by n from the smallest, until there are enough: a query that shows ``parts`` decodes
         # that list for every record it scans (an erratum's printed form fails on every n)
         per_n: dict[int, int] = {}
+        records = _job_records(con)
         for g in st.games:
-            for n, k in _job_records(con).get(g, {}).items():
+            for n, k in records.get(g, {}).items():
                 if subjects is None or subjects[0] <= n <= subjects[1]:
                     per_n[n] = per_n.get(n, 0) + k
         out: list[dict] = []

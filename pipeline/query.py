@@ -422,9 +422,9 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
         if whole_only and kept != "all":
             continue
         job = (root / f"game={game}" / f"n={n}").as_posix()
-        files.setdefault(game, []).extend(f"{job}/{f['name']}" for f in record["files"])
-        shards[game, n] = ([f"{job}/{f['name']}" for f in record["files"]],
-                           [f.get("rows") for f in record["files"]], kept)
+        paths = [f"{job}/{f['name']}" for f in record["files"]]
+        files.setdefault(game, []).extend(paths)
+        shards[game, n] = (paths, [f.get("rows") for f in record["files"]], kept)
         jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
                      "kept": kept, "kept_records": record.get("kept_records", record["records"]),
                      "version": record.get("version"), "code": record.get("code"),

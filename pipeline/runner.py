@@ -41,7 +41,7 @@ from pipeline.games.single_partition import MAX_N as SINGLE_MAX_N
 from pipeline.games.single_partition import SolveError
 from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
-from pipeline.schema import PARTITION_COLUMNS
+from pipeline.schema import BOARD_SCHEMA, PARTITION_COLUMNS
 from pipeline.storage import JOURNAL, MARKER, SHARD_FORMAT, STAGING, Store, read_commit
 from pipeline.summaries import merge, summarize_table
 
@@ -522,9 +522,17 @@ def check_store_selection(store: Store, selection: Selection | None) -> None:
                        "of its own: choose another --out")
 
 
-#: Bytes per record assumed for a game with nothing committed yet in the store (the largest
-#: measured: board games at small n, where the footer weighs most; see docs/performance.md).
+#: Bytes per record assumed for a game with nothing committed yet in the store whose records
+#: are not :data:`~pipeline.schema.BOARD_SCHEMA`'s (the largest measured: board games at small
+#: n, where the footer weighs most; see docs/performance.md).
 DEFAULT_BYTES_PER_RECORD = 24.0
+
+#: A record of :data:`~pipeline.schema.BOARD_SCHEMA` in a game with nothing committed yet: its
+#: bytes, and each shard file's own (footer and headers). LCTR and Downright at n = 40-100 take
+#: 8.7-10.3 bytes a record beside about 5.5 kB a file, the nine board games at n = 20 alike; the
+#: 24 bytes above, right for tiny n, made the overnight run (n <= 100, 31 GB) look like 79 GB.
+BOARD_RECORD_BYTES = 12.0
+SHARD_FILE_BYTES = 8192
 
 
 #: Bytes of disk a commit record takes (a file of 1 to 10 kB, its summary growing with n: one
@@ -535,18 +543,28 @@ COMMIT_RECORD_BYTES = 8192
 def estimate(store: Store, jobs: list[tuple[Game, int]], keep: KeepFilter = KEEP_ALL) -> tuple[int, int]:
     """(records, bytes) a run of these (game, n) jobs solves and writes: p(n) records each (the
     game's ``positions``), at the bytes per record of the game's largest committed n in this
-    store (:data:`DEFAULT_BYTES_PER_RECORD` without one), and a commit record each
-    (:data:`COMMIT_RECORD_BYTES`, or the size of the store's largest). With ``keep`` none no
-    record is written, only the commit records; with a condition, the bytes are a bound."""
+    store (without one: :data:`BOARD_RECORD_BYTES` a record and :data:`SHARD_FILE_BYTES` a shard
+    of the largest size for a board-schema game, else :data:`DEFAULT_BYTES_PER_RECORD`), and a
+    commit record each (:data:`COMMIT_RECORD_BYTES`, or the size of the store's largest). With
+    ``keep`` none no record is written, only the commit records; with a condition, the bytes are
+    a bound."""
     records = total = 0
-    per_record: dict[str, float] = {}
+    per_record: dict[str, float | None] = {}
     for game, n in jobs:
         if game.game_id not in per_record:
-            per_record[game.game_id] = store.bytes_per_record(game.game_id) or DEFAULT_BYTES_PER_RECORD
+            per_record[game.game_id] = store.bytes_per_record(game.game_id)
         count = game.positions(n)
         records += count
-        if not keep.keeps_none:
-            total += int(count * per_record[game.game_id])
+        if keep.keeps_none:
+            continue
+        measured = per_record[game.game_id]
+        if measured is not None:
+            total += int(count * measured)
+        elif game.schema.equals(BOARD_SCHEMA):
+            shards = max(1, -(-count // MAX_SHARD_RECORDS))
+            total += int(count * BOARD_RECORD_BYTES) + SHARD_FILE_BYTES * shards
+        else:
+            total += int(count * DEFAULT_BYTES_PER_RECORD)
     return records, total + len(jobs) * max(COMMIT_RECORD_BYTES, store.commit_record_bytes())
 
 

@@ -413,6 +413,22 @@ def test_the_estimate_is_said_before_solving(tmp_path: Path, capsys) -> None:
     assert f"{expected / 1000:.1f} kB" in err
 
 
+def test_a_fresh_store_estimate_is_close_above_what_a_run_writes(tmp_path: Path) -> None:
+    """On a store with nothing committed, a board-schema game's estimate is above the bytes its
+    records take and not far above (24 bytes a record, right for tiny n only, put the overnight
+    run of n <= 100 at 79 GB against 31 GB written, and refused it)."""
+    from pipeline.games import get_game
+
+    out = tmp_path / "results"
+    jobs = [(get_game("lctr"), n) for n in (40, 41, 42)]
+    _, estimated = runner.estimate(Store.open(tmp_path / "fresh"), jobs)
+    assert main(["run", "--games", "lctr", "--min-n", "40", "--max-n", "42", "--out", str(out),
+                 "--quiet"]) == 0
+    written = sum(f.stat().st_size for f in out.glob("game=lctr/n=*/*.parquet"))
+    commits = 3 * max(runner.COMMIT_RECORD_BYTES, Store(out).commit_record_bytes())
+    assert written > 0 and written + commits <= estimated <= 1.4 * written + commits
+
+
 def test_two_runs_started_together_on_a_new_store(tmp_path: Path) -> None:
     """One writes, the other is refused with the one line about the lock (never a missing file,
     a stranger's directory or an unknown pid), or finds the work done."""

@@ -330,5 +330,7 @@ def test_a_summaries_only_run_is_estimated_to_write_its_commit_records(tmp_path:
     assert records == 2 * partition_numbers(121)[121] and size == 2 * runner.COMMIT_RECORD_BYTES
     _, everything = runner.estimate(store, jobs)
     assert everything == runner.estimate(store, jobs, KeepFilter("sg = 0"))[1]
-    assert everything == 2 * (int(partition_numbers(121)[121] * runner.DEFAULT_BYTES_PER_RECORD)
+    p121 = partition_numbers(121)[121]
+    shards = -(-p121 // runner.MAX_SHARD_RECORDS)
+    assert everything == 2 * (int(p121 * runner.BOARD_RECORD_BYTES) + shards * runner.SHARD_FILE_BYTES
                               + runner.COMMIT_RECORD_BYTES)

@@ -287,3 +287,60 @@ def test_ordinals_of_a_run_in_many_shards(tmp_path: Path, compiled_kernels: None
     row = con.execute("""SELECT count(*), count(*) FILTER (record_key(n, ordinal) <> part_key(parts))
                          FROM records""").fetchone()
     assert row[0] == 3 * sum(partition_numbers(16)[1:]) and row[1] == 0
+
+
+def _walk_order(n: int) -> list[tuple[int, ...]]:
+    """The partitions of n in the walk's order: sorted by their ascending parts (docs/records.md)."""
+    return sorted(partitions(n), key=lambda p: tuple(reversed(p)))
+
+
+def _corner_reference(p: tuple[int, ...], d: int) -> list[int | None]:
+    """λ2, λ'2, λ_{d−2}, λ_{d−1}, λ_d, λ'_{d−2}, λ'_{d−1}, λ'_d, None outside the rows/columns."""
+    conj = conjugate(p)
+
+    def row(j: int) -> int | None:
+        return p[j - 1] if 1 <= j <= len(p) else None
+
+    def col(j: int) -> int | None:
+        return conj[j - 1] if 1 <= j <= len(conj) else None
+
+    return [row(2), col(2), row(d - 2), row(d - 1), row(d), col(d - 2), col(d - 1), col(d)]
+
+
+def test_durfee_corner_from_the_definitions() -> None:
+    """``durfee_corner`` (SQL function of every connection) against λ and λ' written from the
+    definitions, for every partition of n <= 16 and every index d from 0 to n + 1: the rows in
+    the walk's order (each the next partition) and in a shuffled order (each unranked)."""
+    from pipeline.games.features import durfee_corner
+    from pipeline.schema import DURFEE_CORNER_FIELDS
+
+    rows = [(n, o, d, p) for n in range(1, 17) for o, p in enumerate(_walk_order(n))
+            for d in range(0, n + 2)]
+    in_order = sorted(rows, key=lambda r: (r[2], r[0], r[1]))  # consecutive ordinals per (d, n)
+    shuffled = [rows[i] for i in np.random.default_rng(5).permutation(len(rows))]
+    for order in (in_order, shuffled):
+        got = durfee_corner(pa.array([r[0] for r in order]), pa.array([r[1] for r in order]),
+                            pa.array([r[2] for r in order])).to_pylist()
+        for (n, o, d, p), g in zip(order, got, strict=True):
+            assert [g[f] for f in DURFEE_CORNER_FIELDS] == _corner_reference(p, d), (n, o, d, p)
+    # NULL arguments and ordinals outside the partitions: the whole row NULL
+    got = durfee_corner(pa.array([5, None, 5, 5, 0]), pa.array([7, 0, None, 1, 0]),
+                        pa.array([2, 2, 2, None, 1])).to_pylist()
+    assert got == [None] * 5
+
+
+def test_durfee_corner_equals_the_lists_on_a_real_run(small_store: Path) -> None:
+    """On every LCTR and Downright record of the small store, ``durfee_corner(n, ordinal,
+    durfee)`` is what indexing the record's own ``parts`` and ``conjugate`` gives."""
+    con = connect(small_store)
+    # DuckDB counts a negative index from the end: only indices from 1 name a row or column
+    con.execute("CREATE MACRO entry_at(xs, i) AS CASE WHEN i >= 1 THEN xs[i] END")
+    for game in ("lctr", "downright"):
+        differ, rows = con.execute(
+            "SELECT count(*) FILTER (WHERE durfee_corner(n, ordinal, durfee) IS DISTINCT FROM "
+            "{'row2': parts[2], 'col2': conjugate[2], 'row_d2': entry_at(parts, durfee - 2), "
+            "'row_d1': entry_at(parts, durfee - 1), 'row_d': entry_at(parts, durfee), "
+            "'col_d2': entry_at(conjugate, durfee - 2), 'col_d1': entry_at(conjugate, durfee - 1), "
+            "'col_d': entry_at(conjugate, durfee)}), count(*) "
+            f"FROM {game}").fetchone()
+        assert rows > 400 and differ == 0, game

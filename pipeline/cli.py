@@ -559,8 +559,6 @@ def _verify_results(args: argparse.Namespace):
     on_result = show if args.format == "text" else None
     extra = None
     if args.rules:
-        if args.scheduler:  # the workers would need the rules (and their numba) too
-            raise UsageError("verify --rules runs here: leave out --scheduler (docs/rules.md)")
         from pipeline.rules import load_rules_file, register
         from pipeline.rules_verify import rules_statements
 
@@ -581,10 +579,16 @@ def _verify_results(args: argparse.Namespace):
     from pipeline.verify_cluster import verify_on_cluster
 
     Store.open(args.results, create=False)  # a missing store is one line, before the cluster
+    rules = None
+    if extra is not None:  # the rules files' text and their statements go with each task
+        from pipeline.verify_cluster import rules_part
+
+        rules = rules_part(args.loaded_rules, extra)
     client = cluster_client(ClusterOptions(args.scheduler))
     try:
         return verify_on_cluster(args.results, client, args.only, on_result=on_result,
-                                 min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+                                 min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
+                                 rules=rules)
     finally:
         client.close()
 

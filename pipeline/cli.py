@@ -603,7 +603,8 @@ def _solve(args: argparse.Namespace) -> int:
     _load_rules(args)
     parts = parse_partition(" ".join(args.parts))
     games = [canonical_id(game) for game in split_games(args.games)]
-    table = pa.concat_tables([solve_table(game, [parts]) for game in games])
+    # a rules game with STATE has a `state` column the others lack (NULL there)
+    table = pa.concat_tables([solve_table(game, [parts]) for game in games], promote_options="default")
     table = table.add_column(0, "game", pa.array(games))
     print(format_result(table, args.format))
     return 0

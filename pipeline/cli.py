@@ -334,7 +334,11 @@ def _register_solve(con) -> None:
     record_type = duckdb.struct_type({f.name: sql_type(f.type) for f in BOARD_SCHEMA})
 
     def solve(game: str, parts: list[int]) -> dict:
-        return solve_record(game, check_partition(parts))
+        record = solve_record(game, check_partition(parts))
+        # a rules game with STATE starts at the partition followed by k zeros: its `state`
+        # (those zeros) is not among the board columns of the struct (docs/rules.md)
+        record.pop("state", None)
+        return record
 
     con.create_function("solve", solve, ["VARCHAR", duckdb.list_type("BIGINT")], record_type,
                         side_effects=False)

@@ -199,3 +199,40 @@ def test_bad_state_or_starts_are_one_line(tmp_path, capsys, state, starts, says)
         unregister("bad_state")
     assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
     assert not list(out.glob("game=*"))
+
+
+#: LCTR's T move alone on positions that carry two integers (STATE = 2), default starts.
+TOP_ROW = """\
+    import numba
+    GAME_ID = "top_row"
+    STATE = 2
+
+    @numba.njit
+    def options(p):
+        if len(p) > 2:
+            yield p[1:]
+    """
+
+
+def test_default_starts_with_state(tmp_path, capsys):
+    """Without starts, every partition of n followed by k zeros, in the board games' order (a
+    run beside lctr shares its partition columns); SQL's solve() and rules_options take it."""
+    path = tmp_path / "top.py"
+    path.write_text(textwrap.dedent(TOP_ROW))
+    store = tmp_path / "st"
+    try:
+        code, _, err = cli(capsys, "run", "--rules", str(path), "--games", "top_row,lctr",
+                           "--max-n", "6", "--out", str(store), "--quiet")
+        assert code == 0, err
+        query = ("SELECT count(*) AS k, count(*) FILTER (t.state = [0, 0] AND t.conjugate = l.conjugate "
+                 "AND t.shape = l.shape AND t.height = len(t.parts)) AS good, "
+                 "min(rules_options('top_row', list_concat(t.parts, t.state))[1] = "
+                 "list_concat(t.parts[2:], [0, 0])) AS opt, "
+                 "max((SELECT states FROM (SELECT unnest(solve('top_row', [3, 2, 1]))))) AS s "
+                 "FROM top_row t JOIN lctr l USING (n, ordinal, parts)")
+        code, out, err = cli(capsys, "sql", "--results", str(store), "--rules", str(path),
+                             "--format", "csv", query)
+    finally:
+        unregister("top_row")
+    total = sum(len(list(partitions(n))) for n in range(1, 7))
+    assert code == 0 and out.split() == ["k,good,opt,s", f"{total},{total},true,4"], (out, err)

@@ -162,6 +162,9 @@ def test_commands_on_a_game_whose_positions_carry_state(after, tmp_path, capsys)
     assert code == 0, err
     assert "rules game lctr_nr_after are checked against no consistency statement" in out
     assert "consistency.rules.lctr_nr_after" not in out
+    code, out, err = cli(capsys, "verify", "--results", str(store), "--only", "lctr1.lemma2", "--report", "-")
+    assert code == 0, err
+    assert "are checked against no rules: `verify --rules FILE` (its positions carry state" in out
 
 
 BAD_STATE = """\

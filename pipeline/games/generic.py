@@ -626,6 +626,8 @@ class GenericGame(Game):
         self.table_limit = _table_limit if table_limit is None else table_limit
         self.record_order = "partitions" if rules.starts is None else None
         self.commit_fields = {"rules": rules.label} if rules.label else {}
+        if rules.state:  # verify says no consistency statement checks such records
+            self.commit_fields["rules_state"] = str(rules.state)
         self._plans: dict[tuple[int, int], list] = {}
         self._starts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._lock = threading.Lock()

@@ -3,8 +3,7 @@
 give such positions, and a record holds the start's partition in the partition columns and its
 k integers in ``state``. examples/lctr_nr_after_rules.py (non-repetitive LCTR after any last
 moves) is held to a plain-Python game written from the paper's sentence, and its records
-after no move, like examples/lctr_nr_rules.py's, to the bespoke lctr_nr kernel's, every
-column."""
+after no move to the bespoke lctr_nr kernel's, every column."""
 
 from __future__ import annotations
 
@@ -82,23 +81,22 @@ def after():
     unregister("lctr_nr_after")
 
 
-@pytest.mark.parametrize("example", ["lctr_nr_rules", "lctr_nr_after_rules"])
-def test_records_after_no_move_equal_the_lctr_nr_kernel(example):
+def test_records_after_no_move_equal_the_lctr_nr_kernel():
     """Every column of the kernel's records, every partition of n <= 14 (the rules game's own
-    `state` column aside: (0, 0, 0), no move played)."""
-    rules = load_rules_file(EXAMPLES / f"{example}.py")[0]
+    `state` column aside: (0, 0, 0), no move played; examples/lctr_nr_rules.py likewise,
+    tests/test_nr_games.py)."""
+    rules = load_rules_file(AFTER)[0]
     game, kernel = GenericGame(rules), get_game("lctr_nr")
     for n in range(1, KERNEL_N + 1):
         want = kernel.solve_shard(n, 0, 1 << 18)
         got = game.solve_table(list(partitions(n)))
-        if rules.state:
-            assert got.column("state").to_pylist() == [[0, 0, 0]] * got.num_rows
-            got = got.drop_columns(["state"])
+        assert got.column("state").to_pylist() == [[0, 0, 0]] * got.num_rows
+        got = got.drop_columns(["state"])
         assert got.schema == want.schema == BOARD_SCHEMA
         got = got.sort_by("ordinal")
         assert got.num_rows == want.num_rows == len(list(partitions(n)))
         for column in want.column_names:
-            assert got.column(column).equals(want.column(column)), (example, n, column)
+            assert got.column(column).equals(want.column(column)), (n, column)
 
 
 def test_starts_that_carry_state(after, tmp_path, capsys):

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.verify import (
     EXAMPLES,
@@ -42,6 +43,9 @@ from pipeline.verify import (
     run_statement,
     verify_settings,
 )
+
+if TYPE_CHECKING:
+    from pipeline.rules import Rules
 
 #: Ranges of n per worker for the shared scan (a few, so that a slow worker is not the tail).
 RANGES_PER_WORKER = 2
@@ -205,7 +209,7 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
     return out
 
 
-def rules_part(loaded: list, statements: list[Statement]) -> RulesPart:
+def rules_part(loaded: list[Rules], statements: list[Statement]) -> RulesPart:
     """The :class:`RulesPart` of ``verify --rules``: the text of each rules file the rules
     ``loaded`` were read from (a worker need not see the client's files), the ``statements``
     :func:`pipeline.rules_verify.rules_statements` made of them, and the games those read."""

@@ -334,7 +334,11 @@ def _register_solve(con) -> None:
     record_type = duckdb.struct_type({f.name: sql_type(f.type) for f in BOARD_SCHEMA})
 
     def solve(game: str, parts: list[int]) -> dict:
-        return solve_record(game, check_partition(parts))
+        record = solve_record(game, check_partition(parts))
+        # a rules game with STATE starts at the partition followed by k zeros: its `state`
+        # (those zeros) is not among the board columns of the struct (docs/rules.md)
+        record.pop("state", None)
+        return record
 
     con.create_function("solve", solve, ["VARCHAR", duckdb.list_type("BIGINT")], record_type,
                         side_effects=False)
@@ -559,8 +563,6 @@ def _verify_results(args: argparse.Namespace):
     on_result = show if args.format == "text" else None
     extra = None
     if args.rules:
-        if args.scheduler:  # the workers would need the rules (and their numba) too
-            raise UsageError("verify --rules runs here: leave out --scheduler (docs/rules.md)")
         from pipeline.rules import load_rules_file, register
         from pipeline.rules_verify import rules_statements
 
@@ -581,10 +583,16 @@ def _verify_results(args: argparse.Namespace):
     from pipeline.verify_cluster import verify_on_cluster
 
     Store.open(args.results, create=False)  # a missing store is one line, before the cluster
+    rules = None
+    if extra is not None:  # the rules files' text and their statements go with each task
+        from pipeline.verify_cluster import rules_part
+
+        rules = rules_part(args.loaded_rules, extra)
     client = cluster_client(ClusterOptions(args.scheduler))
     try:
         return verify_on_cluster(args.results, client, args.only, on_result=on_result,
-                                 min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args))
+                                 min_n=args.min_n, max_n=args.max_n, settings=_duckdb_settings(args),
+                                 rules=rules)
     finally:
         client.close()
 
@@ -599,7 +607,8 @@ def _solve(args: argparse.Namespace) -> int:
     _load_rules(args)
     parts = parse_partition(" ".join(args.parts))
     games = [canonical_id(game) for game in split_games(args.games)]
-    table = pa.concat_tables([solve_table(game, [parts]) for game in games])
+    # a rules game with STATE has a `state` column the others lack (NULL there)
+    table = pa.concat_tables([solve_table(game, [parts]) for game in games], promote_options="default")
     table = table.add_column(0, "game", pa.array(games))
     print(format_result(table, args.format))
     return 0

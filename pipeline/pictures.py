@@ -87,6 +87,11 @@ def board_game_id(game: str) -> str:
     from pipeline.schema import BOARD_SCHEMA
 
     parsed = get_game(game)
+    state = getattr(getattr(parsed, "rules", None), "state", 0)
+    if state:  # a box's value would be that of a sub-partition with some state: none is given
+        raise UsageError(f"{game}: its positions carry {state} integers after the parts (STATE), "
+                         "so the boxes of a diagram are not its positions: draw takes games whose "
+                         "positions are partitions")
     if parsed.schema != BOARD_SCHEMA:
         what = ("d-dimensional diagrams" if parsed.game_id.startswith("lctr_d") else "stacks")
         raise UsageError(f"{game} is not a board game: its positions are {what}, not cells of a "

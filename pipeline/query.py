@@ -31,6 +31,7 @@ from pipeline.schema import (
     LCTR_D_SCHEMA,
     NR_GAMES,
     SLOWNIM_SCHEMA,
+    STATE_SCHEMA,
     SUMMARY_SCHEMA,
     summary_row,
 )
@@ -457,11 +458,13 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
             con.close()
             raise StoreChanged(gone) from None
         raise
-    from pipeline.rules import known_game_ids  # the rules games this process knows (no numba)
+    from pipeline.rules import known_game_ids, state_of  # the rules games this process knows (no numba)
 
     for game in (*BOARD_GAMES, *NR_GAMES, *known_game_ids()):
         if game not in games:
-            con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(BOARD_SCHEMA, game)}")
+            # a rules game whose positions carry state has its `state` column (docs/rules.md)
+            schema = STATE_SCHEMA if state_of(game) else BOARD_SCHEMA
+            con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(schema, game)}")
     for a, b in PAIRED_GAMES:
         con.execute(f"CREATE VIEW {a}_{b} AS {pair_sql(a, b, shards, in_place=not small)}")
     sn = [g for g in games if g.startswith("sn")]
@@ -583,8 +586,11 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
         bad_jobs = {p.rsplit("/", 1)[0] for p in paths if p not in readable}
         keep = [p for p in paths if p.rsplit("/", 1)[0] not in bad_jobs]  # whole (game, n) only
         if not keep:
+            from pipeline.rules import state_of
+
             schema = (SLOWNIM_SCHEMA if game.startswith("sn") else
-                      LCTR_D_SCHEMA if game.startswith("lctr_d") else BOARD_SCHEMA)
+                      LCTR_D_SCHEMA if game.startswith("lctr_d") else
+                      STATE_SCHEMA if state_of(game) else BOARD_SCHEMA)
             return _empty_select(schema, game)
         con.execute(f"CREATE TEMP TABLE {table} AS {read_files_sql(keep, game)}")
     return f"SELECT * FROM {table}"

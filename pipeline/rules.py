@@ -10,8 +10,12 @@ A rules file is a Python file that defines
   of a position. A position is a 1-D integer array; a partition's position is its parts,
   non-increasing, positive (``()`` is the empty array). Yield new arrays, never ``position``
   itself changed in place;
-- optionally ``starts(n)``: the start positions of size n, an iterable of partitions (default:
-  every partition of n, in the board games' order);
+- optionally ``STATE``: k, the number of integers a position carries after its partition's
+  parts (a piece's cell, the last moves: any values), 0 by default. With k > 0 a position is the
+  parts followed by k integers, and a record's ``state`` column holds a start's k integers;
+- optionally ``starts(n)``: the start positions of size n, an iterable of positions: each a
+  nonempty partition of n followed by ``STATE`` integers (default: every partition of n, in the
+  board games' order, followed by k zeros);
 - optionally ``MULTI_EDGES``: True (the default) when two moves to one position are two edges
   of the game tree (docs/definitions.md §4: LCTR's two moves from (1), a moveset's offsets),
   False when they are one move (Slow SetNim's multisets). It changes ``nodes`` and ``leaves``
@@ -27,6 +31,7 @@ name is the game id, its object a rules module or a :class:`Rules`.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import importlib.util
@@ -48,6 +53,8 @@ from pipeline.errors import PartgamesError
 ENTRY_POINT_GROUP = "partgames.games"
 
 _ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
+#: The most integers a position may carry after its parts (``STATE``).
+MAX_STATE = 64
 
 _REGISTRY: dict[str, Rules] = {}
 #: Game ids whose SQL views exist, empty until a record, though this process has no rules for
@@ -74,18 +81,23 @@ class Rules:
     #: The rules file's name and text, which a cluster run ships to its workers
     #: (:func:`load_rules_source`); None for rules not read from a file (an entry point's).
     source: tuple[str, str] | None = None
+    #: The integers a position carries after its partition's parts (``STATE``).
+    state: int = 0
 
     def start_arrays(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The rules' own starts of n as (values, offsets), each checked to be a nonempty
-        partition of n; only for rules with ``starts``."""
+        partition of n followed by :attr:`state` integers; only for rules with ``starts``."""
         assert self.starts is not None
+        k = self.state
         lams: list[tuple[int, ...]] = []
         for lam in self.starts(n):
             t = tuple(int(v) for v in lam)
-            if (not t or any(v <= 0 for v in t) or sum(t) != n
-                    or any(a < b for a, b in zip(t, t[1:], strict=False))):
+            parts = t[:len(t) - k]
+            if (len(t) < k or not parts or any(v <= 0 for v in parts) or sum(parts) != n
+                    or any(a < b for a, b in zip(parts, parts[1:], strict=False))):
+                tail = f" followed by {k} integers (STATE = {k})" if k else ""
                 raise RulesError(f"{self.game_id}: starts({n}) gave {t}, not a nonempty "
-                                 f"partition of {n} (positive parts, non-increasing)")
+                                 f"partition of {n} (positive parts, non-increasing){tail}")
             lams.append(t)
         values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
         offsets = np.zeros(len(lams) + 1, dtype=np.int64)
@@ -114,7 +126,11 @@ def rules_from_namespace(space: Mapping[str, Any], where: str, label: str = "") 
     multi = space.get("MULTI_EDGES", True)
     if not isinstance(multi, bool):
         raise RulesError(f"{where}: MULTI_EDGES must be True or False")
-    return Rules(game_id, options, starts, multi, label)
+    state = space.get("STATE", 0)
+    if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= MAX_STATE:
+        raise RulesError(f"{where}: STATE must be a whole number 0..{MAX_STATE}, the integers a "
+                         f"position carries after its parts (got {state!r})")
+    return Rules(game_id, options, starts, multi, label, state=state)
 
 
 def load_rules_file(path: str | Path) -> list[Rules]:
@@ -148,12 +164,10 @@ def load_rules_file(path: str | Path) -> list[Rules]:
     if isinstance(found, (list, tuple)):
         if not found or not all(isinstance(r, Rules) for r in found):
             raise RulesError(f"--rules {path}: RULES must be a Rules or a list of them")
-        loaded = [Rules(r.game_id, r.options, r.starts, r.multi_edges, r.label or label, source)
-                  for r in found]
+        loaded = [dataclasses.replace(r, label=r.label or label, source=source) for r in found]
     else:
         rules = rules_from_namespace(vars(module), f"--rules {path}", label)
-        loaded = [Rules(rules.game_id, rules.options, rules.starts, rules.multi_edges,
-                        rules.label or label, source)]
+        loaded = [dataclasses.replace(rules, label=rules.label or label, source=source)]
     for rules in loaded:
         _check(rules, f"--rules {path}")
     with _LOCK:
@@ -186,6 +200,10 @@ def _check(rules: Rules, where: str) -> None:
     if not _is_jitted(rules.options):
         raise RulesError(f"{where}: options must be compiled with @numba.njit (a generator "
                          "yielding each option)")
+    if (isinstance(rules.state, bool) or not isinstance(rules.state, int)
+            or not 0 <= rules.state <= MAX_STATE):
+        raise RulesError(f"{where}: the rules of {rules.game_id}: state must be a whole number "
+                         f"0..{MAX_STATE} (got {rules.state!r})")
 
 
 
@@ -266,6 +284,14 @@ def declare_views(game_ids: Iterable[str]) -> None:
                                                                             "summaries"))
 
 
+def state_of(game_id: str) -> int:
+    """The ``STATE`` of a rules game this process has loaded (0 for any other id): a game with
+    state has the ``state`` column (its view's schema, empty before a record)."""
+    with _LOCK:
+        found = _REGISTRY.get(game_id)
+    return found.state if found is not None else 0
+
+
 def known_game_ids() -> list[str]:
     """The ids of the rules games this process knows without loading any: those registered
     (``--rules``) and the names of the installed ``partgames.games`` entry points (for the SQL
@@ -277,4 +303,5 @@ def known_game_ids() -> list[str]:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "declare_views", "find_rules", "known_game_ids",
-           "load_rules_file", "load_rules_source", "register", "rules_from_namespace", "unregister"]
+           "load_rules_file", "load_rules_source", "register", "rules_from_namespace", "state_of",
+           "unregister"]

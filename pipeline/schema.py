@@ -91,6 +91,10 @@ PARTITION_COLUMNS = ("n", "parts", "num_parts", "largest", "durfee", "rank", "di
 ADDED_COLUMNS = ("shape", "ordinal")
 
 BOARD_SCHEMA = pa.schema(COMMON_FIELDS)
+#: The records of a game given by rules whose positions carry state (``STATE`` = k > 0,
+#: docs/rules.md): the board games' columns, of the start's partition, and ``state``, the
+#: start's k integers after its parts.
+STATE_SCHEMA = BOARD_SCHEMA.append(pa.field("state", pa.list_(pa.int64())))
 SLOWNIM_SCHEMA = pa.schema(COMMON_FIELDS + SLOWNIM_FIELDS)
 LCTR_D_SCHEMA = pa.schema(LCTR_D_FIELDS)
 

@@ -15,17 +15,26 @@ never records. The catalogue is split into
 
 The client merges the results into the list a local verify returns, in id order, so that the
 report is the same.
+
+``verify --rules FILE --scheduler``: each task brings the rules files' text (as ``run --rules
+--scheduler`` does, docs/rules.md) and the statements they add (``consistency.rules.GAME`` and
+those of the ``queries/`` folder beside a file, :mod:`pipeline.rules_verify`); the worker
+registers the rules, gives the games those statements read their views, and runs the statements
+as a local verify does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.verify import (
     EXAMPLES,
     Counts,
     Result,
+    Statement,
     Verification,
     _status,
     first_examples,
@@ -35,8 +44,36 @@ from pipeline.verify import (
     verify_settings,
 )
 
+if TYPE_CHECKING:
+    from pipeline.rules import Rules
+
 #: Ranges of n per worker for the shared scan (a few, so that a slow worker is not the tail).
 RANGES_PER_WORKER = 2
+
+
+@dataclass(frozen=True)
+class RulesPart:
+    """What ``verify --rules`` adds, shipped with each task: the rules files (name, text), the
+    statements they add, and the games those statements read (views, empty before a record)."""
+
+    sources: tuple[tuple[str, str], ...] = ()
+    statements: tuple[Statement, ...] = ()
+    views: tuple[str, ...] = ()
+
+
+def _take_rules(part: RulesPart | None) -> list[Statement] | None:
+    """On a worker: the rules of ``part`` registered (replacing those of the same id an earlier
+    verify or run brought: a worker serves one after another), its views declared; its
+    statements."""
+    if part is None:
+        return None
+    from pipeline.rules import declare_views, load_rules_source, register
+
+    for name, text in part.sources:
+        for rules in load_rules_source(name, text):
+            register(rules, replace=True)
+    declare_views(part.views)
+    return list(part.statements)
 
 
 def _connect(results: str, min_n: int | None, max_n: int | None, settings: dict[str, str] | None):
@@ -49,12 +86,13 @@ def _connect(results: str, min_n: int | None, max_n: int | None, settings: dict[
 
 
 def range_task(results: str, ids: list[str], min_n: int, max_n: int,
-               settings: dict[str, str] | None) -> tuple[dict[str, tuple], list[str]]:
+               settings: dict[str, str] | None, rules: RulesPart | None = None
+               ) -> tuple[dict[str, tuple], list[str]]:
     """On a worker: the shared-scan counts of the statements ``ids`` over the records with
     min_n ≤ n ≤ max_n, with their first examples (of the corrected and the printed form) where
     they have some. The views hold every n up to max_n when a statement reads neighbourhoods
     (``needs: followers``: the followers of n lie at smaller n)."""
-    statements = load_catalogue(select=ids)
+    statements = load_catalogue(select=ids, extra=_take_rules(rules))
     followers = any(st.needs == "followers" for st in statements)
     con, damaged = _connect(results, None if followers else min_n, max_n, settings)
     counts = fused_counts(con, statements, subjects=(min_n, max_n))
@@ -71,10 +109,12 @@ def range_task(results: str, ids: list[str], min_n: int, max_n: int,
 
 
 def whole_task(results: str, statement_id: str, min_n: int | None, max_n: int | None,
-               settings: dict[str, str] | None) -> tuple[Result, list[str]]:
+               settings: dict[str, str] | None, rules: RulesPart | None = None
+               ) -> tuple[Result, list[str]]:
     """On a worker: one statement over the whole range, as a local verify runs it."""
+    extra = _take_rules(rules)  # before the views: a rules game's view is made from its rules
     con, damaged = _connect(results, min_n, max_n, settings)
-    (st,) = load_catalogue(select=[statement_id])
+    (st,) = load_catalogue(select=[statement_id], extra=extra)
     return run_statement(con, st), damaged
 
 
@@ -104,12 +144,14 @@ def _ranges(results: str, min_n: int | None, max_n: int | None, parts: int) -> l
 
 def verify_on_cluster(results: str | Path, client, select: list[str] | None = None,  # noqa: ANN001
                       on_result: Callable[[Result], None] | None = None, min_n: int | None = None,
-                      max_n: int | None = None, settings: dict[str, str] | None = None) -> Verification:
-    """The results of :func:`pipeline.verify.verify` computed by the cluster's workers."""
+                      max_n: int | None = None, settings: dict[str, str] | None = None,
+                      rules: RulesPart | None = None) -> Verification:
+    """The results of :func:`pipeline.verify.verify` computed by the cluster's workers
+    (``rules``: those of ``verify --rules``, :func:`rules_part`)."""
     import time
 
     results = str(Path(results).resolve())
-    statements = load_catalogue(select=select)
+    statements = load_catalogue(select=select, extra=list(rules.statements) if rules else None)
     shared = [st for st in statements if st.fusable and not st.header.get("witnesses")]
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     ranges = _ranges(results, min_n, max_n, RANGES_PER_WORKER * workers) if shared else []
@@ -118,10 +160,11 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
     # the record statements and the neighbourhood ones apart: the first read only their range
     groups = [[st.id for st in shared if st.needs != "followers"],
               [st.id for st in shared if st.needs == "followers"]]
-    range_futures = [client.submit(range_task, results, group, lo, hi, settings, pure=False)
+    range_futures = [client.submit(range_task, results, group, lo, hi, settings, rules, pure=False)
                      for lo, hi in ranges for group in groups if group]
     shared_ids = set(ids)
-    whole_futures = {st.id: client.submit(whole_task, results, st.id, min_n, max_n, settings, pure=False)
+    whole_futures = {st.id: client.submit(whole_task, results, st.id, min_n, max_n, settings, rules,
+                                               pure=False)
                      for st in statements if st.id not in shared_ids}
     damaged: set[str] = set()
     merged: dict[str, tuple[Counts, list, list]] = {}
@@ -138,7 +181,8 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
     scan = time.perf_counter() - start
     missing = [sid for sid in ids if sid not in merged and ranges]
     for sid in missing:  # refused by DuckDB in the shared scan: alone, where its error is its own
-        whole_futures[sid] = client.submit(whole_task, results, sid, min_n, max_n, settings, pure=False)
+        whole_futures[sid] = client.submit(whole_task, results, sid, min_n, max_n, settings, rules,
+                                             pure=False)
     out = Verification()
     for st in statements:
         if st.id in whole_futures:
@@ -163,3 +207,20 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
             on_result(result)
     out.damaged = sorted(damaged)
     return out
+
+
+def rules_part(loaded: list[Rules], statements: list[Statement]) -> RulesPart:
+    """The :class:`RulesPart` of ``verify --rules``: the text of each rules file the rules
+    ``loaded`` were read from (a worker need not see the client's files), the ``statements``
+    :func:`pipeline.rules_verify.rules_statements` made of them, and the games those read."""
+    from pipeline.errors import UsageError
+    from pipeline.rules_verify import games_named
+
+    sources: list[tuple[str, str]] = []
+    for rules in loaded:
+        if rules.source is None:  # pragma: no cover - load_rules_file always names its file
+            raise UsageError(f"verify --rules --scheduler: the rules of {rules.game_id} have no file")
+        if rules.source not in sources:
+            sources.append(rules.source)
+    views = sorted({g for st in statements for g in games_named(st)})
+    return RulesPart(tuple(sources), tuple(statements), tuple(views))

@@ -276,7 +276,6 @@ def test_bad_input_to_verify_rules_is_one_line(tmp_path, capsys, ids):
     report = tmp_path / "R.md"
     for args, says in [
         (["--rules", str(tmp_path / "missing.py")], "missing.py"),
-        (["--rules", path, "--scheduler", "tcp://127.0.0.1:1"], "leave out --scheduler"),
     ]:
         code, _, err = cli(capsys, "verify", "--results", str(store), *args, "--report", str(report))
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
@@ -316,3 +315,38 @@ def test_verify_names_the_rules_games_it_did_not_check(store, tmp_path, capsys):
     assert code == 0, err
     line = [x for x in out.splitlines() if "rules game mine_lctr" in x]
     assert line and "were computed by mine.py sha256:" in line[0] and "checked against mine.py" in line[0]
+
+
+def test_verify_rules_on_a_cluster_equals_a_local_verify(store, tmp_path, capsys):
+    """A real scheduler and two workers (processes): `verify --rules FILE --scheduler` gives what
+    a local `verify --rules FILE` gives, statement by statement: the workers get the rules
+    file's text and the statements it adds (the consistency statements, those beside it: a
+    fusable one in the shared scan, a failing one, one about a game with no records)."""
+    pytest.importorskip("distributed")
+    from test_cluster import Cluster
+
+    root, files = store
+    args = ["--results", str(root), "--rules", files[0], "--only", "consistency.rules.*",
+            "--only", "mine.*", "--only", "lctr1.lemma2", "--format", "json"]
+    code, out, err = cli(capsys, "verify", *args, "--report", "-")
+    local = json.loads(out)
+    cluster = Cluster(tmp_path)
+    try:
+        cluster.add_worker()
+        cluster.add_worker()
+        cluster.wait_for_workers(2)
+        code2, out2, err2 = cli(capsys, "verify", *args, "--report", "-", "--scheduler", cluster.address)
+    finally:
+        cluster.stop()
+    remote = json.loads(out2)
+    assert code == code2 == 1, (err, err2)  # mine.wrong fails, on both
+
+    def key(r: dict) -> dict:
+        return {k: r.get(k) for k in ("id", "status", "rows", "min_n", "max_n", "counterexamples",
+                                      "printed_counterexamples", "examples", "skipped", "error")}
+
+    assert [key(r) for r in remote] == [key(r) for r in local]
+    got = {r["id"]: r["status"] for r in remote}
+    assert got == {"consistency.rules.mine_lctr": "holds", "consistency.rules.mine_once": "holds",
+                   "consistency.rules.mine_some": "holds", "lctr1.lemma2": "no data",
+                   "mine.lemma2": "holds", "mine.unplayed": "no data", "mine.wrong": "fails"}

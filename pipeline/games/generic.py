@@ -39,7 +39,7 @@ from pipeline.games.cgh import ALL_AND, F_ALL, sadd, summarize
 from pipeline.games.columns import common_columns
 from pipeline.games.single_partition import zeroed_outputs
 from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
-from pipeline.schema import BOARD_SCHEMA
+from pipeline.schema import BOARD_SCHEMA, STATE_SCHEMA
 
 if TYPE_CHECKING:
     from pipeline.rules import Rules
@@ -534,6 +534,39 @@ def partition_features(values, offsets, out_parts, out_parts_off, out_conj, out_
         out_distinct[p] = distinct
 
 
+def _spliced(values: np.ndarray, offsets: np.ndarray, k: int, drop: bool
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each sequence ``values[offsets[p]:offsets[p+1]]`` with its last k entries dropped
+    (``drop``) or k zeros appended: (values, offsets, the indices of the kept entries in the
+    longer of the two)."""
+    lengths = np.diff(offsets)
+    new_lengths = lengths - k if drop else lengths + k
+    new_offsets = np.zeros(len(offsets), np.int64)
+    np.cumsum(new_lengths, out=new_offsets[1:])
+    short, short_off = (new_lengths, new_offsets) if drop else (lengths, offsets)
+    long_off = offsets if drop else new_offsets
+    within = np.arange(int(short.sum()), dtype=np.int64) - np.repeat(short_off[:-1], short)
+    at = np.repeat(long_off[:-1], short) + within
+    if drop:
+        return np.ascontiguousarray(values[at]), new_offsets, at
+    out = np.zeros(int(new_offsets[-1]), np.int64)
+    out[at] = values
+    return out, new_offsets, at
+
+
+def with_zero_state(values: np.ndarray, offsets: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of the partitions ``values[offsets[p]:offsets[p+1]]`` with k zeros of
+    state after their parts (the default start of rules with ``STATE = k``).
+
+    >>> v, o = with_zero_state(np.array([2, 1, 3]), np.array([0, 2, 3]), 2)
+    >>> v.tolist(), o.tolist()
+    ([2, 1, 0, 0, 3, 0, 0], [0, 4, 7])
+    """
+    offsets = np.asarray(offsets, np.int64)
+    out, new_offsets, _ = _spliced(np.asarray(values, np.int64)[:offsets[-1]], offsets, k, False)
+    return out, new_offsets
+
+
 class RulesLoopError(PartgamesError, RuntimeError):
     """The rules let play return to a position: not a finite game."""
 
@@ -542,15 +575,26 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
                      table_limit: int = TABLE_LIMIT,
                      partition_columns: dict[str, pa.Array] | None = None,
                      walk_order: bool = False) -> pa.Table:
-    """The records (:data:`~pipeline.schema.BOARD_SCHEMA`) of ``rules`` started at each partition
-    ``values[offsets[p]:offsets[p+1]]`` of n, in that order (``walk_order``: consecutive
-    partitions of n in the solvers' order, :func:`pipeline.partitions.enumerate_partitions`)."""
+    """The records (:data:`~pipeline.schema.BOARD_SCHEMA`) of ``rules`` started at each position
+    ``values[offsets[p]:offsets[p+1]]`` of n, in that order: a partition of n, followed by the
+    rules' ``state`` integers (then the records are :data:`STATE_SCHEMA`'s, the partition
+    columns of the partition, ``state`` the integers). ``walk_order``: consecutive partitions of
+    n in the solvers' order, :func:`pipeline.partitions.enumerate_partitions`."""
     records = len(offsets) - 1
     values = np.ascontiguousarray(values, dtype=np.int64)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
-    nonempty = offsets[1:] > offsets[:-1]
-    firsts = int(values[offsets[:-1][nonempty]].sum())
-    out = zeroed_outputs(records, int(offsets[-1]), firsts)
+    k = rules.state
+    parts, parts_offsets = values, offsets
+    if k:
+        values = values[:offsets[-1]]
+        parts, parts_offsets, kept = _spliced(values, offsets, k, True)
+        tail = np.ones(len(values), np.bool_)
+        tail[kept] = False
+        state = pa.ListArray.from_arrays(pa.array(np.arange(records + 1, dtype=np.int32) * k),
+                                         pa.array(values[tail], pa.int64()))
+    nonempty = parts_offsets[1:] > parts_offsets[:-1]
+    firsts = int(parts[parts_offsets[:-1][nonempty]].sum())
+    out = zeroed_outputs(records, int(parts_offsets[-1]), firsts)
     got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
                        int(table_limit),
                        out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags)
@@ -559,11 +603,13 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
         lam = ",".join(str(int(v)) for v in values[offsets[p]:offsets[p + 1]])
         raise RulesLoopError(f"{rules.game_id}: play from {lam} returns to a position it passed "
                              "(the rules must give a finite game)")
-    partition_features(values, offsets, out.parts, out.parts_offsets, out.conjugate,
+    partition_features(parts, parts_offsets, out.parts, out.parts_offsets, out.conjugate,
                        out.conjugate_offsets, out.num_parts, out.largest, out.durfee, out.rank,
                        out.distinct_sizes)
-    return pa.Table.from_arrays(common_columns(n, out, partition_columns, walk_order=walk_order),
-                                schema=BOARD_SCHEMA)
+    columns = common_columns(n, out, partition_columns, walk_order=walk_order)
+    if k:
+        return pa.Table.from_arrays([*columns, state], schema=STATE_SCHEMA)
+    return pa.Table.from_arrays(columns, schema=BOARD_SCHEMA)
 
 
 class GenericGame(Game):
@@ -576,10 +622,12 @@ class GenericGame(Game):
     def __init__(self, rules: Rules, table_limit: int | None = None):
         self.rules = rules
         self.game_id = rules.game_id
-        self.schema = BOARD_SCHEMA
+        self.schema = STATE_SCHEMA if rules.state else BOARD_SCHEMA
         self.table_limit = _table_limit if table_limit is None else table_limit
         self.record_order = "partitions" if rules.starts is None else None
         self.commit_fields = {"rules": rules.label} if rules.label else {}
+        if rules.state:  # verify says no consistency statement checks such records
+            self.commit_fields["rules_state"] = str(rules.state)
         self._plans: dict[tuple[int, int], list] = {}
         self._starts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._lock = threading.Lock()
@@ -616,7 +664,10 @@ class GenericGame(Game):
 
     def solve_records(self, n: int, values: np.ndarray, offsets: np.ndarray,
                       partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
-        """The records of the partitions ``values[offsets[p]:offsets[p+1]]`` of n, in that order."""
+        """The records of the partitions ``values[offsets[p]:offsets[p+1]]`` of n, in that order
+        (with rules' ``STATE`` = k, each followed by k zeros: the default start)."""
+        if self.rules.state:
+            values, offsets = with_zero_state(values, offsets, self.rules.state)
         return solve_partitions(self.rules, values, offsets, n, self.table_limit, partition_columns)
 
     def solve_table(self, partitions: list[tuple[int, ...]]) -> pa.Table:
@@ -624,7 +675,7 @@ class GenericGame(Game):
         from pipeline.games.single_partition import packed_partitions
 
         if not partitions:
-            return BOARD_SCHEMA.empty_table()
+            return self.schema.empty_table()
         return self.solve_records(*packed_partitions(partitions))
 
     def shard_count(self, n: int, max_records: int) -> int:
@@ -644,6 +695,8 @@ class GenericGame(Game):
             if got != records:
                 raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, "
                                    f"expected {records}")
+            if self.rules.state:
+                values, offsets = with_zero_state(values, offsets[:records + 1], self.rules.state)
             return solve_partitions(self.rules, values, offsets, n, self.table_limit,
                                     partition_columns, walk_order=True)
         a, b = spec
@@ -653,5 +706,5 @@ class GenericGame(Game):
                                 self.table_limit, partition_columns)
 
 
-__all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "options_arrow", "rules_options_arrow",
-           "solve_partitions", "solve_starts"]
+__all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "options_arrow",
+           "rules_options_arrow", "solve_partitions", "solve_starts", "with_zero_state"]

@@ -147,7 +147,7 @@ class SelectionGame(Game):
         else:
             self._steps, self._rays, self._exits, self.game_id = moveset_of(game_id)
         self.selection = selection
-        self.schema = BOARD_SCHEMA
+        self.schema = game.schema if self._generic is not None else BOARD_SCHEMA
         #: The games of one selection solve the same members in the same order (shared columns).
         self.record_order = "selection " + selection.label
         self.commit_fields = {"selection": selection.label}

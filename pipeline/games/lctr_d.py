@@ -32,10 +32,12 @@ import pyarrow as pa
 from pipeline.games.base import Game, GameError
 from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
 from pipeline.games.columns import flag_arrays, list_array, narrow_array, nullable_count
-from pipeline.schema import LCTR_D_SCHEMA
+from pipeline.schema import LCTR_D_GAMES, LCTR_D_SCHEMA
 
-#: The dimensions offered (d = 2 is LCTR itself).
+#: The dimensions offered (d = 2 is LCTR itself): pipeline.schema.LCTR_D_GAMES names their games.
 DIMENSIONS = (2, 3, 4)
+if LCTR_D_GAMES != tuple(f"lctr_d{d}" for d in DIMENSIONS):  # one list, checked where both are seen
+    raise ImportError(f"schema.LCTR_D_GAMES {LCTR_D_GAMES} is not lctr_d<d> for d in {DIMENSIONS}")
 _ID = re.compile(r"lctr_d([0-9]+)")
 
 

@@ -215,3 +215,121 @@ def test_one_warmup_task_compiles_every_d() -> None:
 
     tasks = [task for _, task in plan_tasks([get_game(g) for g in ("lctr_d3", "lctr_d4", "lctr_d2")])]
     assert tasks == [(("lctr_d3",), False, True)]
+
+
+# ---- the catalogue's statements about d-dimensional LCTR (queries/open/lctrd.*) --------------
+
+STAR3 = [1, 1, 2, 1, 2, 1, 2, 1, 1]  # the star of d = 3: the origin and its three neighbours
+WITNESS3 = [2, 2, 3, 2, 3, 2, 3, 2, 2]  # its cells shifted by (1, 1, 1), down-closed (n = 20)
+LCTRD = ["lctrd.values_at_most_d", "lctrd.zero_values_do_not_propagate", "lctrd.d2_zero_propagates",
+         "lctrd.first_p_positions", "lctrd.d2_is_lctr"]
+
+
+@pytest.fixture(scope="module")
+def lctrd_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """lctr and lctr_d2 to n = 12, lctr_d3 to n = 20 (the witness of zero values not
+    propagating), lctr_d4 to n = 10: the statements' records, built by the real run."""
+    from pipeline.runner import run
+
+    root = tmp_path_factory.mktemp("lctrd") / "results"
+    run(["lctr", "lctr_d2", "lctr_d4"], max_n=10, out=str(root), jobs=1, progress=False)
+    run(["lctr", "lctr_d2"], max_n=12, out=str(root), jobs=1, progress=False)
+    run(["lctr_d3"], max_n=20, out=str(root), jobs=1, progress=False)
+    return root
+
+
+def plant_diagram(store: Path, dest: Path, game: str, n: int, corners: list[int], **columns: object) -> Path:
+    """A copy of ``store`` with the record of the diagram ``corners`` (n cells) of ``game`` given
+    ``columns``, committed as the store's own (a d-dimensional partition is named by its corners:
+    its heights alone do not tell it, as (3,1) of d = 3 shows)."""
+    import shutil
+
+    import duckdb
+    import pyarrow.parquet as pq
+    from conftest import recommit
+
+    shutil.copytree(store, dest)
+    hits = 0
+    match = f"corners = {corners}::SMALLINT[]"
+    for f in sorted((dest / f"game={game}" / f"n={n}").glob("*.parquet")):
+        con = duckdb.connect()
+        original = pq.read_table(f)
+        hits += con.execute(f"SELECT count(*) FROM read_parquet('{f}') WHERE {match}").fetchall()[0][0]
+        exprs = ", ".join(f"CASE WHEN {match} THEN {columns[c]!r} ELSE {c} END AS {c}" if c in columns else c
+                          for c in original.column_names)
+        new = con.sql(f"SELECT {exprs} FROM read_parquet('{f}')").to_arrow_table()
+        pq.write_table(new.cast(original.schema), f)
+    assert hits == 1, (game, n, corners, hits)
+    recommit(dest / f"game={game}" / f"n={n}")
+    return dest
+
+
+def test_lctrd_statements_hold(lctrd_store: Path, verify_ids) -> None:
+    """Every statement holds on the real records, on the records the reference counts."""
+    results = verify_ids(lctrd_store, LCTRD)
+    assert {sid: r["status"] for sid, r in results.items()} == dict.fromkeys(LCTRD, "holds")
+    every = sum(len(diagrams(n, 2)) for n in range(1, 13)) + sum(A000219[1:21]) + sum(A000293[1:11])
+    assert results["lctrd.values_at_most_d"]["rows"] == every
+    assert results["lctrd.first_p_positions"]["rows"] == sum(
+        len(diagrams(n, d)) for d in (2, 3, 4) for n in range(1, d + 2))
+    assert results["lctrd.zero_values_do_not_propagate"]["rows"] == 1
+    assert results["lctrd.d2_is_lctr"]["rows"] == sum(len(diagrams(n, 2)) for n in range(1, 13))
+    # Lemma 15.1's domain: the partitions whose diagonal shift is a nonempty P-position (reference)
+    shifted_p = 0
+    for n in range(1, 13):
+        for cells in diagrams(n, 2):
+            shift = frozenset((a - 1, b - 1) for a, b in cells if a >= 2 and b >= 2)
+            shifted_p += bool(shift) and lctr_d_record(shift)["sg"] == 0
+    assert results["lctrd.d2_zero_propagates"]["rows"] == shifted_p > 0
+
+
+def test_zero_values_witness_is_the_first(lctrd_store: Path) -> None:
+    """The witness is the reference's: sg(π) ≠ 0 and sg(π⁺) = 0, and it is the only start of
+    n ≤ 20 with π⁺ a nonempty P-position and π not (diagonal_counts)."""
+    pi = frozenset(x for c in ((2, 2, 3), (2, 3, 2), (3, 2, 2)) for x in _below(c))
+    star = frozenset(x for c in ((1, 1, 2), (1, 2, 1), (2, 1, 1)) for x in _below(c))
+    assert len(pi) == 20 and lctr_d_record(pi)["sg"] != 0 and lctr_d_record(star)["sg"] == 0
+    assert frozenset(tuple(c - 1 for c in x) for x in pi if min(x) >= 2) == star
+    assert [int(diagonal_counts(n, 3)[3]) for n in range(1, 21)] == [0] * 19 + [1]
+
+
+@pytest.mark.parametrize(("game", "n", "corners", "columns", "failing"), [
+    ("lctr_d4", 10, None, {"sg": 5}, {"lctrd.values_at_most_d"}),
+    ("lctr_d3", 7, None, {"sg_misere": 4}, {"lctrd.values_at_most_d"}),
+    ("lctr_d3", 20, WITNESS3, {"sg": 0}, {"lctrd.zero_values_do_not_propagate"}),
+    ("lctr_d3", 4, STAR3, {"sg": 2}, {"lctrd.zero_values_do_not_propagate", "lctrd.first_p_positions"}),
+    ("lctr_d2", 8, [2, 3, 3, 2], {"sg": 1}, {"lctrd.d2_zero_propagates", "lctrd.d2_is_lctr"}),
+    ("lctr_d4", 4, None, {"sg": 0}, {"lctrd.first_p_positions"}),
+    ("lctr_d2", 11, None, {"nodes": 12345}, {"lctrd.d2_is_lctr"}),
+])
+def test_planted_lctrd_value_is_reported(lctrd_store: Path, tmp_path: Path, verify_ids, game: str, n: int,
+                                         corners: list[int] | None, columns: dict, failing: set[str]) -> None:
+    """One value changed in one record: exactly the statements it contradicts fail. (corners
+    None: the first record of n whose planted value is wrong for every statement that reads it.)"""
+    if corners is None:
+        from pipeline.query import connect
+
+        (corners,), = connect(lctrd_store).execute(
+            f"SELECT corners FROM {game} WHERE n = {n} AND sg <> 0 ORDER BY corners LIMIT 1").fetchall()
+    store = plant_diagram(lctrd_store, tmp_path / "planted" / "results", game, n, corners, **columns)
+    results = verify_ids(store, LCTRD)
+    assert {sid for sid, r in results.items() if r["status"] == "fails"} == failing
+    assert all(r["status"] == "holds" for sid, r in results.items() if sid not in failing)
+
+
+def test_zero_values_witness_absent_is_no_data(lctrd_store: Path, tmp_path: Path, verify_ids) -> None:
+    """A store without n = 20 of lctr_d3 lacks the witness: no data, never holds. Without
+    lctr_d2 and lctr_d4 their views are empty, not missing: the statements that name them run
+    on what is there."""
+    import shutil
+
+    store = tmp_path / "r"
+    shutil.copytree(lctrd_store, store)
+    for job in ("game=lctr_d3/n=20", "game=lctr_d2", "game=lctr_d4"):
+        shutil.rmtree(store / job)
+    results = verify_ids(store, LCTRD)
+    assert results["lctrd.zero_values_do_not_propagate"]["status"] == "no data"
+    assert results["lctrd.zero_values_do_not_propagate"]["rows"] == 0
+    assert results["lctrd.values_at_most_d"]["status"] == "holds"
+    assert results["lctrd.values_at_most_d"]["rows"] == sum(A000219[1:20])
+    assert results["lctrd.d2_zero_propagates"]["status"] == "no data"

@@ -14,7 +14,14 @@ from reference import corners_of, diagrams, lctr_d_record
 
 from pipeline.games import get_game
 from pipeline.games.base import GameError
-from pipeline.games.lctr_d import count_starts, diagonal_counts
+from pipeline.games.lctr_d import (
+    MAX_STARTS,
+    SOLID_PARTITIONS,
+    count_starts,
+    diagonal_counts,
+    largest_n,
+    start_count,
+)
 
 # OEIS A000219 (plane partitions of n, n = 0..30) and A000293 (solid partitions, n = 0..20),
 # typed from the sequences' entries.
@@ -51,6 +58,46 @@ def test_the_walk_counts_every_start_once(d: int, nmax: int, expected: list[int]
     expected = expected or [len(list(partitions(n))) for n in range(nmax + 1)]
     assert [int(count_starts(n, d)) for n in range(1, nmax + 1)] == expected[1:nmax + 1]
     assert [get_game(f"lctr_d{d}").positions(n) for n in range(1, 9)] == expected[1:9]
+    assert [start_count(n, d) for n in range(1, nmax + 1)] == expected[1:nmax + 1]
+
+
+def test_start_count_without_the_walk() -> None:
+    """The counts a run plans with: MacMahon's recurrence against his product to the bound, the
+    module's solid partitions against the ones typed here (OEIS), each n's game count."""
+    assert [start_count(n, 3) for n in range(45)] == macmahon(44)
+    assert list(SOLID_PARTITIONS[:21]) == A000293 and start_count(51, 4) is None
+    assert [largest_n(d) for d in (2, 3, 4)] == [114, 43, 29]
+    assert start_count(43, 3) <= MAX_STARTS < start_count(44, 3)
+    assert SOLID_PARTITIONS[29] <= MAX_STARTS < SOLID_PARTITIONS[30]
+
+
+@pytest.mark.parametrize(("game", "max_n", "says"), [
+    ("lctr_d3", "60", "lctr_d3 has 1,234,363,833 starts at n=44 (plane partitions of n, OEIS A000219)"),
+    ("lctr_d4", "30", "lctr_d4 has 1,281,403,841 starts at n=30 (solid partitions of n, OEIS A000293)"),
+    ("lctr_d4", "80", "lctr_d4 has 1,281,403,841 starts at n=30"),
+    ("lctr_d2", "150", "lctr_d2 has 1,064,144,451 starts at n=115 (partitions of n)"),
+])
+def test_a_run_beyond_the_bound_is_refused_up_front(game: str, max_n: str, says: str, tmp_path, capsys,
+                                                     monkeypatch) -> None:
+    """A --max-n whose starts exceed MAX_STARTS stops in one line, before any start is walked
+    (count_starts would take hours there) and without creating or changing a byte of a store."""
+    import pipeline.games.lctr_d as lctr_d
+
+    def walked(*_args: object) -> int:
+        raise AssertionError("the starts were walked")
+
+    store = tmp_path / "r"
+    code, _, err = cli(capsys, "run", "--games", game, "--max-n", "3", "--results", str(store), "--quiet")
+    assert code == 0, err
+    before = sorted((p.relative_to(store), p.stat().st_mtime_ns) for p in store.rglob("*"))
+    monkeypatch.setattr(lctr_d, "count_starts", walked)
+    for root in (store, tmp_path / "new"):
+        code, out, err = cli(capsys, "run", "--games", game, "--max-n", max_n, "--results", str(root),
+                             "--quiet")
+        assert code == 2 and err.startswith("partgames: ") and says in err, err
+        assert len(err.strip().splitlines()) == 1 and f"--max-n to {lctr_d.largest_n(int(game[-1]))}" in err
+    assert not (tmp_path / "new").exists()
+    assert sorted((p.relative_to(store), p.stat().st_mtime_ns) for p in store.rglob("*")) == before
 
 
 def cells_of(d: int, row: dict) -> frozenset:

@@ -380,3 +380,33 @@ def test_zero_values_witness_absent_is_no_data(lctrd_store: Path, tmp_path: Path
     assert results["lctrd.values_at_most_d"]["status"] == "holds"
     assert results["lctrd.values_at_most_d"]["rows"] == sum(A000219[1:20])
     assert results["lctrd.d2_zero_propagates"]["status"] == "no data"
+
+
+def test_lctr_d_values_search(lctrd_store: Path, tmp_path: Path) -> None:
+    """`partgames search lctr_d_values` against the reference: per (game, n) the starts, the
+    P-positions, each value's starts, the misère P-positions, and the diagonal shift's counts
+    (those of diagonal_counts); the witness of zero values not propagating at n = 20."""
+    import csv
+    import shutil
+
+    from pipeline.search import run_search
+
+    store = tmp_path / "r"
+    shutil.copytree(lctrd_store, store)
+    run_search(store, "lctr_d_values", "csv")
+    with (store / "search" / "lctr_d_values.csv").open(newline="") as f:
+        rows = {(r["game"], int(r["n"])): r for r in csv.DictReader(f)}
+    assert len(rows) == 12 + 20 + 10
+    for d, nmax in ((2, 8), (3, 8), (4, 6)):
+        for n in range(1, nmax + 1):
+            cells = diagrams(n, d)
+            recs = [lctr_d_record(c) for c in cells]
+            r = rows[(f"lctr_d{d}", n)]
+            assert int(r["starts"]) == len(cells) and int(r["p"]) == sum(x["sg"] == 0 for x in recs)
+            assert int(r["misere_p"]) == sum(x["sg_misere"] == 0 for x in recs)
+            for v in range(1, 5):
+                want = str(sum(x["sg"] == v for x in recs)) if v <= d else ""
+                assert r[f"sg{v}"] == want, (d, n, v)
+            counts = [int(r[k]) for k in ("shifted", "shift_p", "zero_lost", "same_value")]
+            assert counts == [int(x) for x in diagonal_counts(n, d)[1:]], (d, n)
+    assert [rows[("lctr_d3", n)]["zero_lost"] for n in (19, 20)] == ["0", "1"]

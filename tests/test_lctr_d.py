@@ -340,6 +340,19 @@ def test_zero_values_witness_is_the_first(lctrd_store: Path) -> None:
     assert [int(diagonal_counts(n, 3)[3]) for n in range(1, 21)] == [0] * 19 + [1]
 
 
+def test_the_shifted_star_in_other_dimensions() -> None:
+    """docs/open-problems.md: the witness's construction (the star, the first P-position, shifted
+    by (1, …, 1) and closed downwards) loses the zero for d = 3 and 5, not for d = 2 and 4."""
+    got = {}
+    for d in (2, 3, 4, 5):
+        star = [tuple(2 if j == i else 1 for j in range(d)) for i in range(d)]
+        cells = frozenset(x for c in star for x in _below(tuple(v + 1 for v in c)))
+        star_cells = frozenset(x for c in star for x in _below(c))
+        assert lctr_d_record(star_cells)["sg"] == 0
+        got[d] = (len(cells), lctr_d_record(cells)["sg"])
+    assert got == {2: (8, 0), 3: (20, 1), 4: (48, 0), 5: (112, 1)}
+
+
 @pytest.mark.parametrize(("game", "n", "corners", "columns", "failing"), [
     ("lctr_d4", 10, None, {"sg": 5}, {"lctrd.values_at_most_d"}),
     ("lctr_d3", 7, None, {"sg_misere": 4}, {"lctrd.values_at_most_d"}),

@@ -8,7 +8,7 @@
 --   the starts with π⁺ nonempty (shifted), of those sg(π⁺) = 0 (shift_p) and of those sg(π) ≠ 0
 --   (zero_lost), and the starts with π⁺ nonempty and sg(π) = sg(π⁺) (same_value, with its share of
 --   shifted); NULL where some n up to it is not kept. A report, not a statement: it holds nothing.
-WITH lctr_d AS (
+WITH lctr_d AS NOT MATERIALIZED (
     SELECT 'lctr_d2' AS game, n, corners, dims, sg FROM lctr_d2
     UNION ALL
     SELECT 'lctr_d3', n, corners, dims, sg FROM lctr_d3
@@ -36,11 +36,28 @@ complete AS (
     WHERE j.game IN ('lctr_d2', 'lctr_d3', 'lctr_d4') AND j.kept = 'all'
       AND (SELECT count(*) FROM jobs k WHERE k.game = j.game AND k.n <= j.n AND k.kept = 'all') = j.n
 ),
+-- π⁺ of a start of n has at most n − (2^d − 1) cells (π holds the cube {1, 2}^d, whose other
+-- cells are not shifted): only those records are looked up. They are looked up by a hash of the
+-- corners, not the list, which keeps the join's table small; exact, because every π⁺ of a start
+-- examined is among them (every n up to it is kept) and no two of them share a hash (checked:
+-- the search stops with an error otherwise).
+top AS (SELECT game, max(n) AS n FROM complete GROUP BY game),
+looked_up AS (
+    SELECT l.game, hash(l.corners) AS key, l.sg FROM lctr_d l JOIN top t ON t.game = l.game
+    WHERE l.n <= t.n - (2 ^ l.dims - 1)
+),
+unique_keys AS (
+    SELECT CASE WHEN count(*) = count(DISTINCT (game, key)) THEN true
+                ELSE error('lctr_d_values: two diagrams share a hash of their corners') END AS ok
+    FROM looked_up
+),
 shifted AS (
     SELECT a.game, a.n, a.sg, b.sg AS shift_sg
-    FROM (SELECT l.*, diagonal_shift(l.corners, l.dims) AS shift FROM lctr_d l
-          SEMI JOIN complete c ON c.game = l.game AND c.n = l.n) a
-    JOIN lctr_d b ON b.game = a.game AND b.corners = a.shift
+    FROM (SELECT l.game, l.n, l.sg, hash(diagonal_shift(l.corners, l.dims)) AS key FROM lctr_d l
+          SEMI JOIN complete c ON c.game = l.game AND c.n = l.n
+          WHERE l.n >= 2 ^ l.dims AND len(diagonal_shift(l.corners, l.dims)) > 0) a
+    JOIN looked_up b ON b.game = a.game AND b.key = a.key
+    WHERE (SELECT ok FROM unique_keys)
 ),
 diag AS (
     SELECT game, n, count(*) AS shifted,

@@ -489,7 +489,7 @@ class LctrDGame(Game):
         """The starts of n, counted without walking them (:func:`start_count`; the run checks
         every (game, n)'s records against it before committing). An n of more than
         :data:`MAX_STARTS` starts is refused (a :class:`GameError`), so that a run beyond the
-        bound stops up front, before it creates or solves anything."""
+        bound stops while it plans, before it solves any start, and leaves nothing behind."""
         if n < 1:
             return 0
         if n not in self._counts:

@@ -393,6 +393,7 @@ def test_zero_values_witness_absent_is_no_data(lctrd_store: Path, tmp_path: Path
     assert results["lctrd.values_at_most_d"]["status"] == "holds"
     assert results["lctrd.values_at_most_d"]["rows"] == sum(A000219[1:20])
     assert results["lctrd.d2_zero_propagates"]["status"] == "no data"
+    assert results["lctrd.d2_is_lctr"]["status"] == "no data"  # lctr alone: nothing to compare
 
 
 def test_lctr_d_values_search(lctrd_store: Path, tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from pipeline.schema import (
     BOARD_SCHEMA,
     DURFEE_CORNER_FIELDS,
     FLAG_NAMES,
+    LCTR_D_GAMES,
     LCTR_D_SCHEMA,
     NR_GAMES,
     SLOWNIM_SCHEMA,
@@ -465,6 +466,9 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
             # a rules game whose positions carry state has its `state` column (docs/rules.md)
             schema = STATE_SCHEMA if state_of(game) else BOARD_SCHEMA
             con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(schema, game)}")
+    for game in LCTR_D_GAMES:  # empty when not computed, as the board games: a statement names them
+        if game not in games:
+            con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(LCTR_D_SCHEMA, game)}")
     for a, b in PAIRED_GAMES:
         con.execute(f"CREATE VIEW {a}_{b} AS {pair_sql(a, b, shards, in_place=not small)}")
     sn = [g for g in games if g.startswith("sn")]

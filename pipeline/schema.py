@@ -22,6 +22,10 @@ BOARD_GAMES: tuple[str, ...] = ("lctr", "downright", "pawn", "pawn_t", "knight",
 #: :mod:`pipeline.games.nonrepetitive`): records with :data:`BOARD_SCHEMA`, one per partition.
 NR_GAMES: tuple[str, ...] = ("lctr_nr", "downright_nr")
 
+#: d-dimensional LCTR for d = 2, 3, 4 (docs/definitions.md §2.6, :mod:`pipeline.games.lctr_d`,
+#: whose ``DIMENSIONS`` they are): records with :data:`LCTR_D_SCHEMA`.
+LCTR_D_GAMES: tuple[str, ...] = ("lctr_d2", "lctr_d3", "lctr_d4")
+
 #: Columns shared by every game.
 COMMON_FIELDS: list[pa.Field] = [
     pa.field("n", pa.int16(), nullable=False),

@@ -34,6 +34,19 @@ CREATE OR REPLACE MACRO conjugate(parts) AS
     list_transform(range(1, coalesce(parts[1], 0) + 1),
         lambda k_: len(list_filter(parts, lambda x_: x_ >= k_)))::SMALLINT[];
 
+-- diagonal_shift(corners, dims): the corners of π⁺, the d-dimensional diagram π (d = dims, given
+-- by its `corners` column: d coordinates per corner, 1-based) with one layer removed in every
+-- direction, shifted back to the origin (its cells x ≥ (2, …, 2), minus one): the corners of π
+-- with every coordinate at least 2, each lowered by one, in the same order (a maximal cell of π⁺
+-- lies below a corner of π that is ≥ (2, …, 2), so it is that corner lowered). [] when π⁺ is empty.
+-- Example: diagonal_shift([2,2,3, 2,3,2, 3,2,2], 3) = [1,1,2, 1,2,1, 2,1,1],
+-- diagonal_shift([1,4, 3,2], 2) = [2,1] (LCTR's (4,2,2) shifted is (1,1)).
+CREATE OR REPLACE MACRO diagonal_shift(corners, dims) AS
+    flatten(list_transform(
+        list_filter(range(len(corners) // dims),
+            lambda k_: list_min(corners[k_ * dims + 1:k_ * dims + dims]) >= 2),
+        lambda k_: list_transform(corners[k_ * dims + 1:k_ * dims + dims], lambda x_: x_ - 1)))::SMALLINT[];
+
 -- is_row(parts): a single row (n), n >= 1.  Example: is_row([4]) = true, is_row([]) = false.
 CREATE OR REPLACE MACRO is_row(parts) AS len(parts) = 1;
 

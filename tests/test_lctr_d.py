@@ -14,7 +14,14 @@ from reference import corners_of, diagrams, lctr_d_record
 
 from pipeline.games import get_game
 from pipeline.games.base import GameError
-from pipeline.games.lctr_d import count_starts, diagonal_counts
+from pipeline.games.lctr_d import (
+    MAX_STARTS,
+    SOLID_PARTITIONS,
+    count_starts,
+    diagonal_counts,
+    largest_n,
+    start_count,
+)
 
 # OEIS A000219 (plane partitions of n, n = 0..30) and A000293 (solid partitions, n = 0..20),
 # typed from the sequences' entries.
@@ -51,6 +58,46 @@ def test_the_walk_counts_every_start_once(d: int, nmax: int, expected: list[int]
     expected = expected or [len(list(partitions(n))) for n in range(nmax + 1)]
     assert [int(count_starts(n, d)) for n in range(1, nmax + 1)] == expected[1:nmax + 1]
     assert [get_game(f"lctr_d{d}").positions(n) for n in range(1, 9)] == expected[1:9]
+    assert [start_count(n, d) for n in range(1, nmax + 1)] == expected[1:nmax + 1]
+
+
+def test_start_count_without_the_walk() -> None:
+    """The counts a run plans with: MacMahon's recurrence against his product to the bound, the
+    module's solid partitions against the ones typed here (OEIS), each n's game count."""
+    assert [start_count(n, 3) for n in range(45)] == macmahon(44)
+    assert list(SOLID_PARTITIONS[:21]) == A000293 and start_count(51, 4) is None
+    assert [largest_n(d) for d in (2, 3, 4)] == [114, 43, 29]
+    assert start_count(43, 3) <= MAX_STARTS < start_count(44, 3)
+    assert SOLID_PARTITIONS[29] <= MAX_STARTS < SOLID_PARTITIONS[30]
+
+
+@pytest.mark.parametrize(("game", "max_n", "says"), [
+    ("lctr_d3", "60", "lctr_d3 has 1,234,363,833 starts at n=44 (plane partitions of n, OEIS A000219)"),
+    ("lctr_d4", "30", "lctr_d4 has 1,281,403,841 starts at n=30 (solid partitions of n, OEIS A000293)"),
+    ("lctr_d4", "80", "lctr_d4 has 1,281,403,841 starts at n=30"),
+    ("lctr_d2", "150", "lctr_d2 has 1,064,144,451 starts at n=115 (partitions of n)"),
+])
+def test_a_run_beyond_the_bound_is_refused_up_front(game: str, max_n: str, says: str, tmp_path, capsys,
+                                                     monkeypatch) -> None:
+    """A --max-n whose starts exceed MAX_STARTS stops in one line, before any start is walked
+    (count_starts would take hours there) and without creating or changing a byte of a store."""
+    import pipeline.games.lctr_d as lctr_d
+
+    def walked(*_args: object) -> int:
+        raise AssertionError("the starts were walked")
+
+    store = tmp_path / "r"
+    code, _, err = cli(capsys, "run", "--games", game, "--max-n", "3", "--results", str(store), "--quiet")
+    assert code == 0, err
+    before = sorted((p.relative_to(store), p.stat().st_mtime_ns) for p in store.rglob("*"))
+    monkeypatch.setattr(lctr_d, "count_starts", walked)
+    for root in (store, tmp_path / "new"):
+        code, out, err = cli(capsys, "run", "--games", game, "--max-n", max_n, "--results", str(root),
+                             "--quiet")
+        assert code == 2 and err.startswith("partgames: ") and says in err, err
+        assert len(err.strip().splitlines()) == 1 and f"--max-n to {lctr_d.largest_n(int(game[-1]))}" in err
+    assert not (tmp_path / "new").exists()
+    assert sorted((p.relative_to(store), p.stat().st_mtime_ns) for p in store.rglob("*")) == before
 
 
 def cells_of(d: int, row: dict) -> frozenset:
@@ -215,3 +262,165 @@ def test_one_warmup_task_compiles_every_d() -> None:
 
     tasks = [task for _, task in plan_tasks([get_game(g) for g in ("lctr_d3", "lctr_d4", "lctr_d2")])]
     assert tasks == [(("lctr_d3",), False, True)]
+
+
+# ---- the catalogue's statements about d-dimensional LCTR (queries/open/lctrd.*) --------------
+
+STAR3 = [1, 1, 2, 1, 2, 1, 2, 1, 1]  # the star of d = 3: the origin and its three neighbours
+WITNESS3 = [2, 2, 3, 2, 3, 2, 3, 2, 2]  # its cells shifted by (1, 1, 1), down-closed (n = 20)
+LCTRD = ["lctrd.values_at_most_d", "lctrd.zero_values_do_not_propagate", "lctrd.d2_zero_propagates",
+         "lctrd.first_p_positions", "lctrd.d2_is_lctr"]
+
+
+@pytest.fixture(scope="module")
+def lctrd_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """lctr and lctr_d2 to n = 12, lctr_d3 to n = 20 (the witness of zero values not
+    propagating), lctr_d4 to n = 10: the statements' records, built by the real run."""
+    from pipeline.runner import run
+
+    root = tmp_path_factory.mktemp("lctrd") / "results"
+    run(["lctr", "lctr_d2", "lctr_d4"], max_n=10, out=str(root), jobs=1, progress=False)
+    run(["lctr", "lctr_d2"], max_n=12, out=str(root), jobs=1, progress=False)
+    run(["lctr_d3"], max_n=20, out=str(root), jobs=1, progress=False)
+    return root
+
+
+def plant_diagram(store: Path, dest: Path, game: str, n: int, corners: list[int], **columns: object) -> Path:
+    """A copy of ``store`` with the record of the diagram ``corners`` (n cells) of ``game`` given
+    ``columns``, committed as the store's own (a d-dimensional partition is named by its corners:
+    its heights alone do not tell it, as (3,1) of d = 3 shows)."""
+    import shutil
+
+    import duckdb
+    import pyarrow.parquet as pq
+    from conftest import recommit
+
+    shutil.copytree(store, dest)
+    hits = 0
+    match = f"corners = {corners}::SMALLINT[]"
+    for f in sorted((dest / f"game={game}" / f"n={n}").glob("*.parquet")):
+        con = duckdb.connect()
+        original = pq.read_table(f)
+        hits += con.execute(f"SELECT count(*) FROM read_parquet('{f}') WHERE {match}").fetchall()[0][0]
+        exprs = ", ".join(f"CASE WHEN {match} THEN {columns[c]!r} ELSE {c} END AS {c}" if c in columns else c
+                          for c in original.column_names)
+        new = con.sql(f"SELECT {exprs} FROM read_parquet('{f}')").to_arrow_table()
+        pq.write_table(new.cast(original.schema), f)
+    assert hits == 1, (game, n, corners, hits)
+    recommit(dest / f"game={game}" / f"n={n}")
+    return dest
+
+
+def test_lctrd_statements_hold(lctrd_store: Path, verify_ids) -> None:
+    """Every statement holds on the real records, on the records the reference counts."""
+    results = verify_ids(lctrd_store, LCTRD)
+    assert {sid: r["status"] for sid, r in results.items()} == dict.fromkeys(LCTRD, "holds")
+    every = sum(len(diagrams(n, 2)) for n in range(1, 13)) + sum(A000219[1:21]) + sum(A000293[1:11])
+    assert results["lctrd.values_at_most_d"]["rows"] == every
+    assert results["lctrd.first_p_positions"]["rows"] == sum(
+        len(diagrams(n, d)) for d in (2, 3, 4) for n in range(1, d + 2))
+    assert results["lctrd.zero_values_do_not_propagate"]["rows"] == 1
+    assert results["lctrd.d2_is_lctr"]["rows"] == sum(len(diagrams(n, 2)) for n in range(1, 13))
+    # Lemma 15.1's domain: the partitions whose diagonal shift is a nonempty P-position (reference)
+    shifted_p = 0
+    for n in range(1, 13):
+        for cells in diagrams(n, 2):
+            shift = frozenset((a - 1, b - 1) for a, b in cells if a >= 2 and b >= 2)
+            shifted_p += bool(shift) and lctr_d_record(shift)["sg"] == 0
+    assert results["lctrd.d2_zero_propagates"]["rows"] == shifted_p > 0
+
+
+def test_zero_values_witness_is_the_first(lctrd_store: Path) -> None:
+    """The witness is the reference's: sg(π) ≠ 0 and sg(π⁺) = 0, and it is the only start of
+    n ≤ 20 with π⁺ a nonempty P-position and π not (diagonal_counts)."""
+    pi = frozenset(x for c in ((2, 2, 3), (2, 3, 2), (3, 2, 2)) for x in _below(c))
+    star = frozenset(x for c in ((1, 1, 2), (1, 2, 1), (2, 1, 1)) for x in _below(c))
+    assert len(pi) == 20 and lctr_d_record(pi)["sg"] != 0 and lctr_d_record(star)["sg"] == 0
+    assert frozenset(tuple(c - 1 for c in x) for x in pi if min(x) >= 2) == star
+    assert [int(diagonal_counts(n, 3)[3]) for n in range(1, 21)] == [0] * 19 + [1]
+
+
+def test_the_shifted_star_in_other_dimensions() -> None:
+    """docs/open-problems.md: the witness's construction (the star, the first P-position, shifted
+    by (1, …, 1) and closed downwards) loses the zero for d = 3 and 5, not for d = 2 and 4."""
+    got = {}
+    for d in (2, 3, 4, 5):
+        star = [tuple(2 if j == i else 1 for j in range(d)) for i in range(d)]
+        cells = frozenset(x for c in star for x in _below(tuple(v + 1 for v in c)))
+        star_cells = frozenset(x for c in star for x in _below(c))
+        assert lctr_d_record(star_cells)["sg"] == 0
+        got[d] = (len(cells), lctr_d_record(cells)["sg"])
+    assert got == {2: (8, 0), 3: (20, 1), 4: (48, 0), 5: (112, 1)}
+
+
+@pytest.mark.parametrize(("game", "n", "corners", "columns", "failing"), [
+    ("lctr_d4", 10, None, {"sg": 5}, {"lctrd.values_at_most_d"}),
+    ("lctr_d3", 7, None, {"sg_misere": 4}, {"lctrd.values_at_most_d"}),
+    ("lctr_d3", 20, WITNESS3, {"sg": 0}, {"lctrd.zero_values_do_not_propagate"}),
+    ("lctr_d3", 4, STAR3, {"sg": 2}, {"lctrd.zero_values_do_not_propagate", "lctrd.first_p_positions"}),
+    ("lctr_d2", 8, [2, 3, 3, 2], {"sg": 1}, {"lctrd.d2_zero_propagates", "lctrd.d2_is_lctr"}),
+    ("lctr_d4", 4, None, {"sg": 0}, {"lctrd.first_p_positions"}),
+    ("lctr_d2", 11, None, {"nodes": 12345}, {"lctrd.d2_is_lctr"}),
+])
+def test_planted_lctrd_value_is_reported(lctrd_store: Path, tmp_path: Path, verify_ids, game: str, n: int,
+                                         corners: list[int] | None, columns: dict, failing: set[str]) -> None:
+    """One value changed in one record: exactly the statements it contradicts fail. (corners
+    None: the first record of n whose planted value is wrong for every statement that reads it.)"""
+    if corners is None:
+        from pipeline.query import connect
+
+        (corners,), = connect(lctrd_store).execute(
+            f"SELECT corners FROM {game} WHERE n = {n} AND sg <> 0 ORDER BY corners LIMIT 1").fetchall()
+    store = plant_diagram(lctrd_store, tmp_path / "planted" / "results", game, n, corners, **columns)
+    results = verify_ids(store, LCTRD)
+    assert {sid for sid, r in results.items() if r["status"] == "fails"} == failing
+    assert all(r["status"] == "holds" for sid, r in results.items() if sid not in failing)
+
+
+def test_zero_values_witness_absent_is_no_data(lctrd_store: Path, tmp_path: Path, verify_ids) -> None:
+    """A store without n = 20 of lctr_d3 lacks the witness: no data, never holds. Without
+    lctr_d2 and lctr_d4 their views are empty, not missing: the statements that name them run
+    on what is there."""
+    import shutil
+
+    store = tmp_path / "r"
+    shutil.copytree(lctrd_store, store)
+    for job in ("game=lctr_d3/n=20", "game=lctr_d2", "game=lctr_d4"):
+        shutil.rmtree(store / job)
+    results = verify_ids(store, LCTRD)
+    assert results["lctrd.zero_values_do_not_propagate"]["status"] == "no data"
+    assert results["lctrd.zero_values_do_not_propagate"]["rows"] == 0
+    assert results["lctrd.values_at_most_d"]["status"] == "holds"
+    assert results["lctrd.values_at_most_d"]["rows"] == sum(A000219[1:20])
+    assert results["lctrd.d2_zero_propagates"]["status"] == "no data"
+    assert results["lctrd.d2_is_lctr"]["status"] == "no data"  # lctr alone: nothing to compare
+
+
+def test_lctr_d_values_search(lctrd_store: Path, tmp_path: Path) -> None:
+    """`partgames search lctr_d_values` against the reference: per (game, n) the starts, the
+    P-positions, each value's starts, the misère P-positions, and the diagonal shift's counts
+    (those of diagonal_counts); the witness of zero values not propagating at n = 20."""
+    import csv
+    import shutil
+
+    from pipeline.search import run_search
+
+    store = tmp_path / "r"
+    shutil.copytree(lctrd_store, store)
+    run_search(store, "lctr_d_values", "csv")
+    with (store / "search" / "lctr_d_values.csv").open(newline="") as f:
+        rows = {(r["game"], int(r["n"])): r for r in csv.DictReader(f)}
+    assert len(rows) == 12 + 20 + 10
+    for d, nmax in ((2, 8), (3, 8), (4, 6)):
+        for n in range(1, nmax + 1):
+            cells = diagrams(n, d)
+            recs = [lctr_d_record(c) for c in cells]
+            r = rows[(f"lctr_d{d}", n)]
+            assert int(r["starts"]) == len(cells) and int(r["p"]) == sum(x["sg"] == 0 for x in recs)
+            assert int(r["misere_p"]) == sum(x["sg_misere"] == 0 for x in recs)
+            for v in range(1, 5):
+                want = str(sum(x["sg"] == v for x in recs)) if v <= d else ""
+                assert r[f"sg{v}"] == want, (d, n, v)
+            counts = [int(r[k]) for k in ("shifted", "shift_p", "zero_lost", "same_value")]
+            assert counts == [int(x) for x in diagonal_counts(n, d)[1:]], (d, n)
+    assert [rows[("lctr_d3", n)]["zero_lost"] for n in (19, 20)] == ["0", "1"]

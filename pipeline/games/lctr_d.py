@@ -32,11 +32,65 @@ import pyarrow as pa
 from pipeline.games.base import Game, GameError
 from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
 from pipeline.games.columns import flag_arrays, list_array, narrow_array, nullable_count
-from pipeline.schema import LCTR_D_SCHEMA
+from pipeline.partitions import partition_numbers
+from pipeline.schema import LCTR_D_GAMES, LCTR_D_SCHEMA
 
-#: The dimensions offered (d = 2 is LCTR itself).
+#: The dimensions offered (d = 2 is LCTR itself): pipeline.schema.LCTR_D_GAMES names their games.
 DIMENSIONS = (2, 3, 4)
+if LCTR_D_GAMES != tuple(f"lctr_d{d}" for d in DIMENSIONS):  # one list, checked where both are seen
+    raise ImportError(f"schema.LCTR_D_GAMES {LCTR_D_GAMES} is not lctr_d<d> for d in {DIMENSIONS}")
 _ID = re.compile(r"lctr_d([0-9]+)")
+
+
+#: The most starts of one n a run accepts (docs/definitions.md §2.6): one solver thread solves
+#: about 200,000 starts a second, so an n at this bound takes about an hour and a half; beyond it
+#: a run is refused up front, before the walk counts or solves any start. The largest n within
+#: it: lctr_d2 114, lctr_d3 43, lctr_d4 29 (:func:`largest_n`).
+MAX_STARTS = 1_000_000_000
+
+#: The solid partitions of n = 0..50 (OEIS A000293; no formula is known), the starts of
+#: ``lctr_d4``: typed from the sequence's entries, and checked against the walk for n <= 16
+#: (tests/test_lctr_d.py; docs/open-problems.md's runs reach n = 24 with these counts).
+SOLID_PARTITIONS = (
+    1, 1, 4, 10, 26, 59, 140, 307, 684, 1464, 3122, 6500, 13426, 27248, 54804, 108802, 214071,
+    416849, 805124, 1541637, 2930329, 5528733, 10362312, 19295226, 35713454, 65715094, 120256653,
+    218893580, 396418699, 714399381, 1281403841, 2287986987, 4067428375, 7200210523, 12693890803,
+    22290727268, 38993410516, 67959010130, 118016656268, 204233654229, 352245710866,
+    605538866862, 1037668522922, 1772700955975, 3019333854177, 5127694484375, 8683676638832,
+    14665233966068, 24700752691832, 41495176877972, 69531305679518,
+)
+_NAMES = {2: "partitions of n", 3: "plane partitions of n, OEIS A000219",
+          4: "solid partitions of n, OEIS A000293"}
+
+
+def start_count(n: int, d: int) -> int | None:
+    """The number of d-dimensional partitions of n without walking them, exact: for d = 2 the
+    partition numbers, for d = 3 MacMahon's plane partitions (n·PP(n) = Σ_k σ₂(k)·PP(n − k), from
+    the product Π_k (1 − x^k)^(−k)), for d = 4 :data:`SOLID_PARTITIONS`; None beyond that table
+    (more than its last entry: the counts grow with n, a start with one more cell at the origin).
+
+    >>> [start_count(n, 3) for n in range(8)], start_count(30, 3), start_count(51, 4)
+    ([1, 1, 3, 6, 13, 24, 48, 86], 5668963, None)
+    """
+    if n < 0:
+        return 0
+    if d == 4:
+        return SOLID_PARTITIONS[n] if n < len(SOLID_PARTITIONS) else None
+    if d == 2:
+        return partition_numbers(n)[n]
+    sigma2 = [0] + [sum(k * k for k in range(1, m + 1) if m % k == 0) for m in range(1, n + 1)]
+    pp = [1]
+    for m in range(1, n + 1):
+        pp.append(sum(sigma2[k] * pp[m - k] for k in range(1, m + 1)) // m)
+    return pp[n]
+
+
+def largest_n(d: int) -> int:
+    """The largest n whose starts a run of ``lctr_d<d>`` accepts (:data:`MAX_STARTS`)."""
+    n = 1
+    while (count := start_count(n + 1, d)) is not None and count <= MAX_STARTS:
+        n += 1
+    return n
 
 
 class LctrDOutput(NamedTuple):
@@ -432,10 +486,20 @@ class LctrDGame(Game):
         return LctrDGame(int(m.group(1)))
 
     def positions(self, n: int) -> int:
+        """The starts of n, counted without walking them (:func:`start_count`; the run checks
+        every (game, n)'s records against it before committing). An n of more than
+        :data:`MAX_STARTS` starts is refused (a :class:`GameError`), so that a run beyond the
+        bound stops while it plans, before it solves any start, and leaves nothing behind."""
         if n < 1:
             return 0
         if n not in self._counts:
-            self._counts[n] = int(count_starts(n, self.d))
+            count = start_count(n, self.d)
+            if count is None or count > MAX_STARTS:
+                many = f"{count:,}" if count is not None else f"more than {SOLID_PARTITIONS[-1]:,}"
+                raise GameError(f"{self.game_id} has {many} starts at n={n} ({_NAMES[self.d]}), "
+                                f"beyond the {MAX_STARTS:,} a run solves per n; lower --max-n to "
+                                f"{largest_n(self.d)} or below")
+            self._counts[n] = count
         return self._counts[n]
 
     def shard_count(self, n: int, max_records: int) -> int:
@@ -482,4 +546,5 @@ def lctr_d_table(n: int, d: int, out: LctrDOutput) -> pa.Table:
     return pa.Table.from_arrays(columns, schema=LCTR_D_SCHEMA)
 
 
-__all__ = ["DIMENSIONS", "LctrDGame", "count_starts", "diagonal_counts", "lctr_d_table"]
+__all__ = ["DIMENSIONS", "MAX_STARTS", "LctrDGame", "count_starts", "diagonal_counts", "largest_n",
+           "lctr_d_table", "start_count"]

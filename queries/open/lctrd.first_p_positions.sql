@@ -1,0 +1,16 @@
+-- id: lctrd.first_p_positions
+-- source: docs/definitions.md §2.6 (lctr-sg-complexity.txt §8, Multidimensional LCTR)
+-- kind: observation
+-- statement: In d-dimensional LCTR no diagram of n ≤ d cells is a P-position, and of n = d + 1
+--   cells only the star is, the origin and its d neighbours (corners e_i + (1, …, 1)). Proof: a
+--   direction i in which some cell reaches coordinate 2 needs the cell e_i + (1, …, 1); with n ≤ d
+--   cells some direction has none, and its move empties the diagram (a move to the P-position ()).
+--   With n = d + 1 only the star reaches 2 in every direction, and each of its d moves leaves one
+--   cell, an N-position. (d + 1 cells with d corners are the star: the corners are then all the
+--   cells but the origin, each of coordinates at most 2.)
+-- covers: lctr_d2, lctr_d3, lctr_d4; every diagram of n ≤ d + 1
+-- needs: record
+-- games: lctr_d2, lctr_d3, lctr_d4
+-- show: dims, corners, sg
+-- where: n <= dims + 1
+-- assert: (sg = 0) = (n = dims + 1 AND len(corners) = dims * dims AND list_max(corners) = 2)

@@ -1,0 +1,16 @@
+-- id: lctrd.values_at_most_d
+-- source: lctr-sg-complexity.txt §8, Multidimensional LCTR ("it is easy to see that the
+--   Sprague-Grundy values may not exceed d")
+-- kind: claim
+-- statement: In d-dimensional LCTR every position has Sprague-Grundy value at most d: a nonempty
+--   diagram has exactly d moves (docs/definitions.md §2.6), and a mex of d values is at most d. The
+--   same count bounds the misère value (its mex is over the same d options).
+-- covers: lctr_d2, lctr_d3, lctr_d4; every d-dimensional partition
+-- needs: record
+-- games: lctr_d2, lctr_d3, lctr_d4
+-- show: dims, corners, sg, sg_misere
+-- label: normal play
+-- assert: sg BETWEEN 0 AND dims
+-- label_2: misère play
+-- where_2: true
+-- assert_2: sg_misere BETWEEN 0 AND dims

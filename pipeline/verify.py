@@ -620,8 +620,9 @@ def scan_counts(con: duckdb.DuckDBPyConnection, sts: list[Statement], game: str,
     return out
 
 
-#: The list columns of a record: a scan that reads one decodes it for every record it reads.
-LIST_COLUMNS = re.compile(r"\b(parts|conjugate)\b")
+#: The list columns of a record (a board game's parts and conjugate, a d-dimensional diagram's corners
+#: and row lengths): a scan that reads one decodes it for every record it reads.
+LIST_COLUMNS = re.compile(r"\b(parts|conjugate|corners|row_lengths)\b")
 
 
 def record_scans(sts: list[Statement], game: str) -> list[list[Statement]]:

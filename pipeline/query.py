@@ -26,7 +26,6 @@ from pipeline.neighbourhood import neighbourhood_macro
 from pipeline.schema import (
     BOARD_GAMES,
     BOARD_SCHEMA,
-    DURFEE_CORNER_FIELDS,
     FLAG_NAMES,
     LCTR_D_GAMES,
     LCTR_D_SCHEMA,
@@ -293,9 +292,7 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
     it is not one), ``part_keys(lists)`` that of each entry, ``follower_keys(game, parts)`` the keys of
     the positions a board game's moves reach from ``parts``, one per move, ``partition_at(n,
     ordinal)`` the partition a record's ``parts`` holds (a query that shows the parts of a few
-    rows reads them so, not the list column of every record), ``durfee_corner(n, ordinal, d)``
-    the rows and columns of that partition that lctr2.theorem22 reads (a struct:
-    :func:`pipeline.games.features.durfee_corner`), and ``rules_options(game,
+    rows reads them so, not the list column of every record), and ``rules_options(game,
     position)`` the options of a position by a rules game's rules, one per move
     (:mod:`pipeline.rules`; the games this process knows)."""
 
@@ -315,10 +312,6 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
         from pipeline.games.features import partition_at as at
         return at(ns, ordinals)
 
-    def durfee_corner(ns: pa.ChunkedArray, ordinals: pa.ChunkedArray, ds: pa.ChunkedArray) -> pa.Array:
-        from pipeline.games.features import durfee_corner as corner
-        return corner(ns, ordinals, ds)
-
     def rules_options(games: pa.ChunkedArray, positions: pa.ChunkedArray) -> pa.Array:
         from pipeline.games.generic import rules_options_arrow
         return rules_options_arrow(games, positions)
@@ -332,9 +325,6 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
                         type="arrow")
     con.create_function("partition_at", partition_at, ["BIGINT", "BIGINT"], "SMALLINT[]", type="arrow",
                         null_handling="special")
-    corner = duckdb.struct_type({f: "SMALLINT" for f in DURFEE_CORNER_FIELDS})
-    con.create_function("durfee_corner", durfee_corner, ["BIGINT", "BIGINT", "BIGINT"], corner,
-                        type="arrow", null_handling="special")
     con.create_function("rules_options", rules_options, ["VARCHAR", "BIGINT[]"], "BIGINT[][]",
                         type="arrow", null_handling="special")
 

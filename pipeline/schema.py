@@ -150,8 +150,3 @@ def summary_row(game: str, n: int, record: dict[str, Any]) -> dict[str, Any]:
             for suffix in ("_count", "_at", "_next"):
                 row[f"{side}_{m}{suffix}"] = e[f"{side}{suffix}"]
     return row
-
-
-#: The fields of the SQL function ``durfee_corner(n, ordinal, d)`` (SMALLINT each): λ2, λ'2,
-#: λ_{d−2}, λ_{d−1}, λ_d, λ'_{d−2}, λ'_{d−1}, λ'_d (:func:`pipeline.games.features.durfee_corner`).
-DURFEE_CORNER_FIELDS = ("row2", "col2", "row_d2", "row_d1", "row_d", "col_d2", "col_d1", "col_d")

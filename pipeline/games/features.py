@@ -30,8 +30,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.schema import DURFEE_CORNER_FIELDS
-
 #: The families of the ``shape`` bitmask, bit k for the k-th name. The first nine are
 #: :data:`pipeline.families.FAMILIES`, in its order; each is defined exactly as its macro of
 #: ``queries/macros.sql`` (two_row, three_row: ``num_parts = 2``, ``num_parts = 3``).
@@ -546,105 +544,6 @@ def partition_at(ns: pa.Array, ordinals: pa.Array) -> pa.Array:
         k = _unrank(n, o, table, asc)
         out.append(asc[:k][::-1].tolist())
     return pa.array(out, pa.list_(pa.int16()))
-
-
-@numba.njit(cache=True, nogil=True)
-def _durfee_corner(ns, ordinals, ds, table, out, valid):  # pragma: no cover - compiled
-    """For each row i, from the partition λ of ``ns[i]`` at ``ordinals[i]`` (r parts) and the
-    index d = ``ds[i]``: ``out[:, i]`` = λ2, λ'2, λ_{d−2}, λ_{d−1}, λ_d, λ'_{d−2}, λ'_{d−1}, λ'_d,
-    -1 where an index is outside 1..r (rows) or 1..λ1 (columns); ``valid[i]`` false where
-    ``valid[i]`` is false on entry (a NULL argument) or n or the ordinal is outside the
-    partitions. A row whose (n, ordinal) follows the previous row's is
-    the next partition in the walk's order (Kelleher's rule_asc, amortized O(1)); any other is
-    unranked (O(n))."""
-    top = table.shape[0] - 1
-    asc = np.zeros(top + 2, np.int64)
-    k = -1
-    prev_n = -1
-    prev_o = -1
-    for i in range(ns.shape[0]):
-        n = ns[i]
-        o = ordinals[i]
-        if not valid[i] or n < 1 or n > top or o < 0 or o >= table[n, n + 1]:
-            valid[i] = False
-            out[:, i] = -1
-            prev_n = -1
-            continue
-        if n == prev_n and o == prev_o + 1 and k > 0:
-            x = asc[k - 1] + 1
-            y = asc[k] - 1
-            k -= 1
-            while x <= y:
-                asc[k] = x
-                y -= x
-                k += 1
-            asc[k] = x + y
-        elif not (n == prev_n and o == prev_o):
-            k = _unrank(n, o, table, asc) - 1
-        prev_n = n
-        prev_o = o
-        r = k + 1
-        largest = asc[k]
-        d = ds[i]
-        for f in range(8):
-            if f < 2:
-                j = 2
-            else:
-                j = d - 2 + (f - 2) % 3
-            if f == 0 or 2 <= f <= 4:  # a row: λ_j = asc[r − j]
-                out[f, i] = asc[r - j] if 1 <= j <= r else -1
-            elif 1 <= j <= largest:  # a column: λ'_j = #{parts >= j} = r − #{parts < j}
-                lo = 0
-                hi = r
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if asc[mid] < j:
-                        lo = mid + 1
-                    else:
-                        hi = mid
-                out[f, i] = r - lo
-            else:
-                out[f, i] = -1
-
-
-def durfee_corner(ns: pa.Array, ordinals: pa.Array, ds: pa.Array) -> pa.StructArray:
-    """The rows and columns of the partition λ of each ``n`` at each ``ordinal`` (the walk's
-    order: what a record's ``parts`` holds) that Theorem 22 of lctr-sg-complexity.txt reads, for
-    the index d given (a record's ``durfee``): ``row2`` = λ2, ``col2`` = λ'2, ``row_d2``,
-    ``row_d1``, ``row_d`` = λ_{d−2}, λ_{d−1}, λ_d and ``col_d2``, ``col_d1``, ``col_d`` =
-    λ'_{d−2}, λ'_{d−1}, λ'_d; NULL where the index is outside the rows or columns (as
-    ``parts[i]`` and ``conjugate[j]`` are), and the whole row NULL where n or the ordinal is.
-    From integers alone: no list column is read (DuckDB decodes one at about 400 ns a record).
-
-    >>> corner = durfee_corner(pa.array([6]), pa.array([8]), pa.array([2])).to_pylist()[0]  # (4,2)
-    >>> [corner[f] for f in DURFEE_CORNER_FIELDS]
-    [2, 2, None, 4, 2, None, 2, 2]
-    >>> [c and c["row2"] for c in durfee_corner(pa.array([3, 3, 3]), pa.array([1, 2, 3]),
-    ...                                         pa.array([1, 1, 1])).to_pylist()]  # (2,1), (3), none
-    [1, None, None]
-    """
-    count = len(ns)
-    valid = np.ones(count, bool)
-    args = []
-    for a in (ns, ordinals, ds):
-        if isinstance(a, pa.ChunkedArray):
-            a = a.chunk(0) if a.num_chunks == 1 else pa.concat_arrays(a.chunks)
-        if a.null_count:
-            valid &= ~np.asarray(a.is_null(), bool)
-            a = a.fill_null(0)
-        args.append(np.asarray(a.to_numpy(zero_copy_only=False), np.int64))
-    n, o, d = args
-    inside = (n >= 1) & (n <= ORDINAL_MAX_N)
-    if not inside.all():
-        valid &= inside
-        n = np.where(inside, n, 0)
-    table = completion_counts(max(int(n.max()) if count else 1, 1))
-    out = np.empty((len(DURFEE_CORNER_FIELDS), count), np.int16)
-    if count:
-        _durfee_corner(n, o, d, table, out, valid)
-    fields = [pa.array(f, mask=f < 0) for f in out]
-    return pa.StructArray.from_arrays(fields, names=list(DURFEE_CORNER_FIELDS),
-                                      mask=None if valid.all() else pa.array(~valid))
 
 
 def neighbour_key_table(pieces: list[tuple[int, int, int]], threads: int | None = None) -> pa.Table:

@@ -13,15 +13,12 @@
 -- covers: lctr, downright; every partition (Durfee length 1, 2 and ≥ 3 for LCTR)
 -- needs: record
 -- domain: SELECT n FROM lctr UNION ALL SELECT n FROM downright
--- One scan of LCTR's records, of integer columns only: λ2, λ'2 and the rows and columns at the
--- Durfee corner come from (n, ordinal) (durfee_corner, numba; a list column costs DuckDB about
--- 400 ns a record to decode), the parts of a counterexample from partition_at.
--- The α's as columns al1 … al6 (Lemma 12-14's value of each triple,
+-- One scan of LCTR's records: the α's as columns al1 … al6 (Lemma 12-14's value of each triple,
 -- macro theorem22_alpha; d = 2: α02, α20, α12, α21; d >= 3: α03, α13, α23, α30, α31, α32), then
 -- the equations' x's layer by layer (each layer a projection of the one below: a value is
 -- computed once, never materialized), each x the mex of its two followers (mex_of_two).
 WITH la AS NOT MATERIALIZED (
-    SELECT n, ordinal, sg, d, r, c,
+    SELECT n, parts, sg, d, r, c,
            CASE WHEN d = 2 THEN theorem22_alpha(p1 - 2, p2 - 2, 0)
                 WHEN d >= 3 THEN theorem22_alpha(b1 - 3, b2 - 3, b3 - 3) END AS al1,
            CASE WHEN d = 2 THEN theorem22_alpha(r - 2, q2 - 2, 0)
@@ -33,12 +30,12 @@ WITH la AS NOT MATERIALIZED (
            CASE WHEN d >= 3 THEN theorem22_alpha(jj - 3, ii - 3, 0) END AS al5,
            CASE WHEN d >= 3 THEN theorem22_alpha(ii - 3, 0, 0) END AS al6
     FROM (
-        SELECT n, ordinal, sg, d, r, c, c AS p1, k.row2 AS p2, k.col2 AS q2,
-               k.row_d2 - d + 3 AS b1, k.row_d1 - d + 3 AS b2, k.row_d - d + 3 AS b3,
-               k.col_d2 - d + 3 AS rb, k.col_d1 - d + 3 AS jj, k.col_d - d + 3 AS ii
-        FROM (SELECT n, ordinal, sg, durfee AS d, num_parts AS r, largest AS c,
-                     durfee_corner(n, ordinal, durfee) AS k
-              FROM lctr)
+        SELECT n, parts, sg, durfee AS d, num_parts AS r, largest AS c,
+               parts[1] AS p1, parts[2] AS p2, conjugate[2] AS q2,
+               parts[durfee - 2] - durfee + 3 AS b1, parts[durfee - 1] - durfee + 3 AS b2,
+               parts[durfee] - durfee + 3 AS b3, conjugate[durfee - 2] - durfee + 3 AS rb,
+               conjugate[durfee - 1] - durfee + 3 AS jj, conjugate[durfee] - durfee + 3 AS ii
+        FROM lctr
     )
 ),
 -- d = 2, Equation 9: x11 = mex(α21, α12), x01 = mex(α02, x11), x10 = mex(α20, x11);
@@ -60,7 +57,7 @@ x4 AS NOT MATERIALIZED (
     FROM x3
 ),
 lc AS NOT MATERIALIZED (
-    SELECT n, ordinal, d, sg,
+    SELECT n, parts, d, sg,
            CASE WHEN d = 1 THEN CASE WHEN c > 1 AND r > 1 THEN 0
                                      WHEN (r = 1 AND c % 2 = 1) OR (c = 1 AND r % 2 = 1) THEN 1
                                      ELSE 2 END
@@ -68,13 +65,13 @@ lc AS NOT MATERIALIZED (
     FROM x4
 ),
 dr AS NOT MATERIALIZED (
-    SELECT n, ordinal, sg, durfee AS d, k.col_d - durfee + 1 AS gr, k.row_d - durfee + 1 AS gc
-    FROM (SELECT n, ordinal, sg, durfee, durfee_corner(n, ordinal, durfee) AS k FROM downright)
+    SELECT n, parts, sg, durfee AS d,
+           conjugate[durfee] - durfee + 1 AS gr, parts[durfee] - durfee + 1 AS gc
+    FROM downright
 )
-SELECT 'lctr' AS game, n, partition_at(n, ordinal) AS parts, d AS durfee, sg, expected
-FROM lc WHERE sg IS DISTINCT FROM expected
+SELECT 'lctr' AS game, n, parts, d AS durfee, sg, expected FROM lc WHERE sg IS DISTINCT FROM expected
 UNION ALL
-SELECT 'downright', n, partition_at(n, ordinal), d, sg,
+SELECT 'downright', n, parts, d, sg,
        CASE WHEN gc % 2 = 1 AND gr % 2 = 1 THEN 0
             WHEN gc % 2 <> gr % 2 AND gc > 1 AND gr > 1 THEN 2
             ELSE 1 END

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-SELECT = ["lctr*"]
+SELECT = ["lctr1.*", "lctr2.*"]  # the two LCTR papers (lctrd.* is d-dimensional LCTR)
 
 
 @pytest.fixture(scope="module")

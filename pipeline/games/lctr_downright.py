@@ -336,6 +336,24 @@ def solve_lctr_downright(n, prefix_values, prefix_offsets, exits, features, out)
     return rec
 
 
+@numba.njit(cache=True, inline="always")
+def _emit_values(rec, depth, tab, cls, states, out):  # pragma: no cover
+    """The values of record ``rec``, the partition rows[:depth], from its start cell (depth-1,
+    0), and its ``states``."""
+    kt = np.uint64(depth - 1)  # unsigned indices: see class_index
+    r = np.uint64(rec)
+    c = np.uint64(tab[T_CLS, kt, 0])
+    out.sg[r] = cls[C_SG, c]
+    out.sg_misere[r] = cls[C_SGM, c]
+    out.nodes[r] = tab[T_NODES, kt, 0]
+    out.leaves[r] = tab[T_LEAVES, kt, 0]
+    out.height[r] = tab[T_HEIGHT, kt, 0]
+    fl = cls[C_AND, c]
+    for f in range(6):
+        out.flags[f, r] = (fl >> f) & 1
+    out.states[r] = states
+
+
 # _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
 # numba's reference counting puts atomic increments and decrements around the inlined row
 # solvers (the arguments they bind) on every record (docs/performance.md).
@@ -396,20 +414,10 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
-            kt = np.uint64(depth - 1)  # unsigned indices: see class_index
-            r = np.uint64(rec)
-            c = np.uint64(tab[T_CLS, kt, 0])
-            out.sg[r] = cls[C_SG, c]
-            out.sg_misere[r] = cls[C_SGM, c]
-            out.nodes[r] = tab[T_NODES, kt, 0]
-            out.leaves[r] = tab[T_LEAVES, kt, 0]
-            out.height[r] = tab[T_HEIGHT, kt, 0]
-            fl = cls[C_AND, c]
-            for f in range(6):
-                out.flags[f, r] = (fl >> f) & 1
             # distinct sub-partitions: ≥ 2 rows (interned), one-row ones (1)…(largest gap),
             # and () in LCTR
-            out.states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
+            _emit_values(rec, depth, tab, cls, distinct_below[depth] + gap_below[depth]
+                         + (1 if exits else 0), out)
             if features:
                 ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
                                            ppos, cpos, out)

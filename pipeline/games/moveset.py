@@ -390,6 +390,68 @@ def _solve_row(
     return new_ids
 
 
+@numba.njit(cache=True, inline="always")
+def _solve_one_rows(n, steps, rays, exits, w_count, cell, ray, ray_bits, hi):  # pragma: no cover
+    """The one-row partitions (L), L = 1..n, into cell (n + 1, n - L): the last row of the
+    tables (the walk never gets there) holds a single row of length n, solved once with a
+    scratch interning table (ids there are not used)."""
+    size = n + 2
+    one_row = np.zeros(size, dtype=np.int64)
+    one_row[size - 1] = n
+    scratch_index = np.zeros((2 * size + 2, size), dtype=np.int32)
+    _solve_row(
+        size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
+        scratch_index, np.zeros((2, size), dtype=np.int64), hi, n, False, 0,
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _emit_values(rec, kt, cell, out):  # pragma: no cover
+    """The values of record ``rec`` but its ``states``, from its start cell (kt, 0)."""
+    out.sg[rec] = cell[kt, 0, SG]
+    out.sg_misere[rec] = cell[kt, 0, SGM]
+    out.nodes[rec] = cell[kt, 0, NODES]
+    out.leaves[rec] = cell[kt, 0, LEAVES]
+    out.height[rec] = cell[kt, 0, HEIGHT]
+    fl = cell[kt, 0, AND]
+    for f in range(6):
+        out.flags[f, rec] = (fl >> f) & 1
+
+
+@numba.njit(cache=True)
+def _reach_columns(reach):  # pragma: no cover
+    """(reach_cols, reach_count): ``reach_cols[i, :reach_count[i]]`` are the columns j with
+    ``reach[i, j]`` set (row i reachable at column j), increasing."""
+    reach_cols = np.zeros(reach.shape, dtype=np.int64)
+    reach_count = np.zeros(reach.shape[0], dtype=np.int64)
+    for i in range(reach.shape[0]):
+        for jj in range(reach.shape[1]):
+            if reach[i, jj]:
+                reach_cols[i, reach_count[i]] = jj
+                reach_count[i] += 1
+    return reach_cols, reach_count
+
+
+@numba.njit(cache=True, inline="always")
+def _reachable_states(rec, depth, rows, cell, reach_cols, reach_count, stamp):  # pragma: no cover
+    """``states`` of record ``rec`` (the partition rows[:depth]) in a game whose moves reach only
+    some cells: the distinct sub-partitions at its reachable cells (:func:`_reach_columns`),
+    counted by stamping their ids with the record's number (no clearing)."""
+    states = 0
+    token = rec + 1
+    for kk in range(depth):
+        i = depth - 1 - kk
+        for t in range(reach_count[i]):  # the reachable columns of row i only
+            jj = reach_cols[i, t]
+            if jj >= rows[kk]:
+                break
+            ident = cell[kk, jj, ID]
+            if stamp[ident] != token:
+                stamp[ident] = token
+                states += 1
+    return states
+
+
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
 def solve_moveset(
@@ -418,24 +480,9 @@ def solve_moveset(
     stamp = np.zeros(ids, dtype=np.int64)  # by id
     # The reachable columns of each row of the diagram, increasing: a record's ``states`` visits
     # only them, not every cell (bishop: the diagonal, knight about a third, the pawns half).
-    reach_cols = np.zeros(reach.shape, dtype=np.int64)
-    reach_count = np.zeros(reach.shape[0], dtype=np.int64)
-    for i in range(reach.shape[0]):
-        for jj in range(reach.shape[1]):
-            if reach[i, jj]:
-                reach_cols[i, reach_count[i]] = jj
-                reach_count[i] += 1
+    reach_cols, reach_count = _reach_columns(reach)
     hi = np.zeros((2, w_count), dtype=np.uint64)
-    # The one-row partitions (L), L = 1..n: cell (size - 1, n - L), the last row of the tables
-    # (the walk never gets there), holds a single row of length n, solved once with a scratch
-    # interning table (ids there are not used).
-    one_row = np.zeros(size, dtype=np.int64)
-    one_row[size - 1] = n
-    scratch_index = np.zeros((ids + 1, size), dtype=np.int32)
-    _solve_row(
-        size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
-        scratch_index, np.zeros((2, size), dtype=np.int64), hi, n, False, 0,
-    )
+    _solve_one_rows(n, steps, rays, exits, w_count, cell, ray, ray_bits, hi)
     # Walk state and the per-row bookkeeping for states (see push_row).
     rows, sums, nxt, st = walk.rows, walk.sums, walk.nxt, walk.st
     distinct_below, gap_below = walk.distinct_below, walk.gap_below
@@ -477,30 +524,11 @@ def solve_moveset(
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
-            kt = depth - 1
-            out.sg[rec] = cell[kt, 0, SG]
-            out.sg_misere[rec] = cell[kt, 0, SGM]
-            out.nodes[rec] = cell[kt, 0, NODES]
-            out.leaves[rec] = cell[kt, 0, LEAVES]
-            out.height[rec] = cell[kt, 0, HEIGHT]
-            fl = cell[kt, 0, AND]
-            for f in range(6):
-                out.flags[f, rec] = (fl >> f) & 1
+            _emit_values(rec, depth - 1, cell, out)
             if all_reachable:
                 states = distinct_below[depth] + gap_below[depth]
             else:  # only cells at offsets generated by the moveset are positions of this game
-                states = 0
-                token = rec + 1
-                for kk in range(depth):
-                    i = depth - 1 - kk
-                    for t in range(reach_count[i]):  # the reachable columns of row i only
-                        jj = reach_cols[i, t]
-                        if jj >= rows[kk]:
-                            break
-                        ident = cell[kk, jj, ID]
-                        if stamp[ident] != token:
-                            stamp[ident] = token
-                            states += 1
+                states = _reachable_states(rec, depth, rows, cell, reach_cols, reach_count, stamp)
             out.states[rec] = states + (1 if exits else 0)  # LCTR also reaches ()
             if features:
                 ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,

@@ -30,7 +30,7 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.games.base import Game, GameError
-from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, mex, sadd, summarize
+from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
 from pipeline.games.columns import flag_arrays, list_array, narrow_array, nullable_count
 from pipeline.schema import LCTR_D_SCHEMA
 
@@ -59,9 +59,10 @@ class LctrDOutput(NamedTuple):
     largest: np.ndarray
 
 
-@numba.njit(cache=True, nogil=True)
-def _outputs(records: int, n: int, d: int) -> LctrDOutput:  # pragma: no cover - compiled
-    """The output arrays of ``records`` records of total n, zeroed."""
+def _outputs(records: int, n: int, d: int) -> LctrDOutput:
+    """The output arrays of ``records`` records of total n, zeroed. Allocated by numpy: the same
+    arrays allocated in a kernel and returned make the kernel that fills them measurably slower
+    (benchmarks/kernels_ab.py)."""
     i64 = np.int64
     return LctrDOutput(
         np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
@@ -108,7 +109,9 @@ class SubDiagrams(NamedTuple):
     cid: np.ndarray  # the id of the sub-diagram at each cell of the start
 
 
-@numba.njit(cache=True, nogil=True)
+# inline: the tables are then fresh allocations of the kernel that uses them, which LLVM knows
+# alias nothing; allocated by a call, the kernel is measurably slower (benchmarks/kernels_ab.py).
+@numba.njit(cache=True, inline="always")
 def _sub_diagrams(cells, n, d, base_points):  # pragma: no cover - compiled
     """Empty tables for up to ``cells`` ids of sub-diagrams (and the empty diagram, id 0), over
     starts of total n on a base of ``base_points`` points (a :class:`Walk`'s ``h``)."""
@@ -212,6 +215,7 @@ def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, o
     vals[0, 5] = EMPTY_AND  # () is (0,1), has no move: every local condition holds
     vals[0, 6] = EMPTY_OR
     ids = 1
+    mask = stamp.shape[0] - 1
     c = np.zeros(d, np.int64)
     p = np.zeros(b, np.int64)
     strides = np.zeros(b, np.int64)
@@ -239,7 +243,30 @@ def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, o
                 else:
                     c[k] = 0
             c[b] = cid[f * (n + 1) + z + 1] if z + 1 < hp else 0
-            found, ids = _intern(c, d, stamp, slot, gen, ch, vals, ids)
+            hsh = np.int64(0)
+            for k in range(d):
+                hsh = (hsh * 1000003 + c[k] + 1) & 0x7FFFFFFFFFFF
+            i = hsh & mask
+            found = -1
+            while stamp[i] == gen:
+                e = slot[i]
+                same = True
+                for k in range(d):
+                    if ch[e, k] != c[k]:
+                        same = False
+                        break
+                if same:
+                    found = e
+                    break
+                i = (i + 1) & mask
+            if found < 0:
+                found = ids
+                ids += 1
+                stamp[i] = gen
+                slot[i] = found
+                for k in range(d):
+                    ch[found, k] = c[k]
+                _values(found, c, d, vals)
             cid[f * (n + 1) + z] = found
     root = cid[_flat(pos[0], n) * (n + 1)]  # the cell (1, …, 1)
     out.sg[rec] = vals[root, 0]
@@ -252,45 +279,8 @@ def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, o
         out.flags[k, rec] = (vals[root, 5] >> k) & 1  # F_ALL's bits, FLAG_NAMES order
     out.num_parts[rec] = nparts
     out.largest[rec] = largest
-    return _write_shape(h, pos, val, top, n, d, strides, p, rec, out, ppos, rpos, cpos)
-
-
-@numba.njit(cache=True, inline="always")
-def _intern(c, d, stamp, slot, gen, ch, vals, ids):  # pragma: no cover - compiled
-    """The id of the sub-diagram whose options have ids ``c``: found in the table of generation
-    ``gen``, or the next id, ``ids``, entered with its values (:func:`_values`). Returns (id,
-    the ids in use)."""
-    mask = stamp.shape[0] - 1
-    hsh = np.int64(0)
-    for k in range(d):
-        hsh = (hsh * 1000003 + c[k] + 1) & 0x7FFFFFFFFFFF
-    i = hsh & mask
-    while stamp[i] == gen:
-        e = slot[i]
-        same = True
-        for k in range(d):
-            if ch[e, k] != c[k]:
-                same = False
-                break
-        if same:
-            return e, ids
-        i = (i + 1) & mask
-    stamp[i] = gen
-    slot[i] = ids
-    for k in range(d):
-        ch[ids, k] = c[k]
-    _values(ids, c, d, vals)
-    return ids, ids + 1
-
-
-@numba.njit(cache=True, inline="always")
-def _write_shape(h, pos, val, top, n, d, strides, p, rec, out, ppos, rpos,
-                 cpos):  # pragma: no cover - compiled
-    """The shape columns of record ``rec``, the start held by the walk, at list positions
-    ``ppos``, ``rpos``, ``cpos`` (``p``: scratch for a base point); returns the new positions.
-    parts: the heights in lexicographic order; rows: runs along the last base coordinate;
-    corners: the top cell of a column no neighbouring column along the base reaches."""
-    b = d - 1
+    # parts: the heights in lexicographic order; rows: runs along the last base coordinate;
+    # corners: the top cell of a column no neighbouring column along the base reaches
     row = 0
     for t in range(top[0] + 1):
         if val[t] == 0:
@@ -343,8 +333,12 @@ def _values(e, c, d, vals):  # pragma: no cover - compiled
             height = vals[y, 4] + 1
         agg_and &= vals[y, 5]
         agg_or |= vals[y, 6]
-    sg = mex(seen)
-    sgm = mex(seenm)
+    sg = 0
+    while (seen >> sg) & 1:
+        sg += 1
+    sgm = 0
+    while (seenm >> sgm) & 1:
+        sgm += 1
     own_and, own_or = summarize(sg, sgm, False, agg_and, agg_or)
     vals[e, 0] = sg
     vals[e, 1] = sgm
@@ -363,7 +357,7 @@ def _shard(h, pos, val, rem, top, n, d, skip, records, out):  # pragma: no cover
         if not _next_start(h, pos, val, rem, top, n):
             return 0
         top[1] += 1
-    sub = _sub_diagrams(n + 1, n, d, h.shape[0])
+    stamp, slot, ch, vals, cid = _sub_diagrams(n + 1, n, d, h.shape[0])
     ppos = 0
     rpos = 0
     cpos = 0
@@ -371,8 +365,8 @@ def _shard(h, pos, val, rem, top, n, d, skip, records, out):  # pragma: no cover
         if not _next_start(h, pos, val, rem, top, n):
             return rec
         top[1] += 1
-        ppos, rpos, cpos = _solve_start(h, pos, val, top, n, d, sub.cid, sub.stamp, sub.slot,
-                                        rec + 1, sub.ch, sub.vals, rec, out, ppos, rpos, cpos)
+        ppos, rpos, cpos = _solve_start(h, pos, val, top, n, d, cid, stamp, slot, rec + 1, ch,
+                                        vals, rec, out, ppos, rpos, cpos)
     return records
 
 
@@ -396,7 +390,11 @@ def diagonal_counts(n, d):  # pragma: no cover - compiled
     b = d - 1
     h, pos, val, rem, top = new_walk(n, d)
     stamp, slot, ch, vals, cid = _sub_diagrams(n + 1, n, d, h.shape[0])
-    out = _outputs(1, n, d)
+    out = LctrDOutput(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+                      np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
+                      np.zeros((6, 1), np.bool_), np.zeros(n, np.int16), np.zeros(2, np.int64),
+                      np.zeros(n, np.int16), np.zeros(2, np.int64), np.zeros(n * d, np.int16),
+                      np.zeros(2, np.int64), np.zeros(1, np.int16), np.zeros(1, np.int16))
     ones = np.ones(b, np.int64)
     diag = _flat(ones, n)
     counts = np.zeros(5, np.int64)

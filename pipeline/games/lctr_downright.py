@@ -364,7 +364,7 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
     :func:`pipeline.games.walk.walk_arrays`); same result."""
     index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
                                            walk.st)
-    distinct_below, gap_below = walk.distinct_below, walk.gap_below
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
     conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
     rec = 0
     ppos = 0
@@ -391,10 +391,10 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
             if code == DONE:
                 break
             if code == POP:
-                pop_row(walk)
+                pop_row(st, index, entries, entries_below)
                 continue
             if code == PUSH:
-                kr = pushed_row(walk)
+                kr = pushed_row(st, index, entries_below)
                 below = rows[kr - 1] if kr > 0 else 0
                 below_tail = rows[kr - 2] if kr > 1 else 0
                 if sums[kr + 1] == n:

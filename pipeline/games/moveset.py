@@ -418,7 +418,7 @@ def _emit_values(rec, kt, cell, out):  # pragma: no cover
         out.flags[f, rec] = (fl >> f) & 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _reach_columns(reach):  # pragma: no cover
     """(reach_cols, reach_count): ``reach_cols[i, :reach_count[i]]`` are the columns j with
     ``reach[i, j]`` set (row i reachable at column j), increasing."""
@@ -485,7 +485,7 @@ def solve_moveset(
     _solve_one_rows(n, steps, rays, exits, w_count, cell, ray, ray_bits, hi)
     # Walk state and the per-row bookkeeping for states (see push_row).
     rows, sums, nxt, st = walk.rows, walk.sums, walk.nxt, walk.st
-    distinct_below, gap_below = walk.distinct_below, walk.gap_below
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
     conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
 
     rec = 0
@@ -510,10 +510,10 @@ def solve_moveset(
             if code == DONE:
                 break
             if code == POP:
-                pop_row(walk)
+                pop_row(st, index, entries, entries_below)
                 continue
             if code == PUSH:
-                kr = pushed_row(walk)
+                kr = pushed_row(st, index, entries_below)
                 new_ids = _solve_row(
                     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                     index, entries, hi, rows[kr - 1] if kr > 0 else 0,

@@ -302,7 +302,7 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
     off = off_diagram(exits)
     index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
                                            walk.st)
-    distinct_below, gap_below = walk.distinct_below, walk.gap_below
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
     conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
     rec = 0
     ppos = 0
@@ -324,10 +324,10 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
             if code == DONE:
                 break
             if code == POP:
-                pop_row(walk)
+                pop_row(st, index, entries, entries_below)
                 continue
             if code == PUSH:
-                kr = pushed_row(walk)
+                kr = pushed_row(st, index, entries_below)
                 if not _solve_row(kr, rows, tab, ids, index, entries, off, cls, combine, count,
                                   sums[kr + 1] == n):
                     return -1

@@ -98,20 +98,23 @@ def start_subtree(base, walk):  # pragma: no cover
     walk.nxt[base] = walk.rows[base - 1] if base > 0 else 1
 
 
+# pop_row and pushed_row run at every step of the walk: they take the walk's arrays, not the
+# WalkArrays, whose fields read at every step make the kernels compiled with reference counting
+# (the general moveset kernel) measurably slower (benchmarks/kernels_ab.py).
 @numba.njit(cache=True, inline="always")
-def pop_row(walk):  # pragma: no cover
+def pop_row(st, index, entries, entries_below):  # pragma: no cover
     """After a POP: undo what the popped row interned (a row that completes a partition interns
-    nothing, so the call is skipped then)."""
-    if walk.index[-1, 0] > walk.entries_below[walk.st[0]]:
-        undo_entries(walk.entries_below[walk.st[0]], walk.index, walk.entries)
+    nothing, so the call is skipped then). The arrays are the :class:`WalkArrays`' of those names."""
+    if index[-1, 0] > entries_below[st[0]]:
+        undo_entries(entries_below[st[0]], index, entries)
 
 
 @numba.njit(cache=True, inline="always")
-def pushed_row(walk):  # pragma: no cover
+def pushed_row(st, index, entries_below):  # pragma: no cover
     """After a PUSH: the index k of the row pushed (``rows[k]``), the interning stack's height
     before it recorded (what a POP of it undoes down to)."""
-    k = walk.st[0] - 1
-    walk.entries_below[k] = walk.index[-1, 0]
+    k = st[0] - 1
+    entries_below[k] = index[-1, 0]
     return k
 
 
@@ -293,7 +296,10 @@ class WalkArrays(NamedTuple):
     parts_rev: np.ndarray
 
 
-@numba.njit(cache=True)
+# inline: a kernel that allocates the arrays in its own body (the general moveset kernel) lets
+# LLVM know them for fresh allocations that alias nothing; from a call, the general kernel is
+# measurably slower (benchmarks/kernels_ab.py).
+@numba.njit(cache=True, inline="always")
 def walk_arrays(size):  # pragma: no cover
     """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns, as a
     :class:`WalkArrays`: the interning table of sub-partitions and its entry stack (see

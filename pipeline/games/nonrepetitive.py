@@ -191,13 +191,14 @@ def _solve_row(k, rows, tab, ids, index, entries, off, cls, combine, count, top)
     return True
 
 
-@numba.njit(cache=True, inline="always")
-def _solve_short(depth, rows, tab, short, off, cls, combine, count):  # pragma: no cover
-    """The seven positions of the partition rows[:depth] (bottom-up) with fewer than three moves
-    played, into ``short[:, s]`` for history s, deepest first (the start last, s = 0). Returns
-    False if the class table is full."""
-    # The history fixes the cell (i T moves, j L moves). Those of a cell outside the diagram are
-    # solved too, from nothing, and never read: a cell's options are read only where they exist.
+@numba.njit(cache=True, _nrt=False)
+def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, count, exits,
+          out):  # pragma: no cover
+    """Record ``rec``: the partition rows[:depth] (bottom-up) started with no move played.
+    Returns False if the class table is full."""
+    # The seven positions with fewer than three moves played, deepest first: the history fixes
+    # the cell (i T moves, j L moves). Those of a cell outside the diagram are solved too, from
+    # nothing, and never read: a cell's options are read only where they exist.
     for s in range(LONG - 1, -1, -1):
         length = 0 if s == 0 else (1 if s < 3 else 2)
         bits = s - ((1 << length) - 1)
@@ -229,14 +230,16 @@ def _solve_short(depth, rows, tab, short, off, cls, combine, count):  # pragma: 
         short[T_NODES, s] = nodes
         short[T_LEAVES, s] = leaves
         short[T_HEIGHT, s] = height
-    return True
-
-
-@numba.njit(cache=True, inline="always")
-def _count_states(rec, depth, rows, ids, reach, seen, exits):  # pragma: no cover
-    """``states`` of record ``rec``, the partition rows[:depth]: the distinct (sub-partition,
-    history) pairs over its reachable cells, plus, in LCTR (``exits``), the histories with which
-    a move off the diagram reaches ()."""
+    c = short[T_CLS, 0]
+    out.sg[rec] = cls[C_SG, c]
+    out.sg_misere[rec] = cls[C_SGM, c]
+    out.nodes[rec] = short[T_NODES, 0]
+    out.leaves[rec] = short[T_LEAVES, 0]
+    out.height[rec] = short[T_HEIGHT, 0]
+    fl = cls[C_AND, c]
+    for f in range(6):
+        out.flags[f, rec] = (fl >> f) & 1
+    # states: distinct (sub-partition, history) over the reachable cells, plus () in LCTR
     stamp = rec + 1
     states = 0
     ends = 0
@@ -262,26 +265,7 @@ def _count_states(rec, depth, rows, ids, reach, seen, exits):  # pragma: no cove
     while ends:
         states += ends & 1
         ends >>= 1
-    return states
-
-
-@numba.njit(cache=True, _nrt=False)
-def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, count, exits,
-          out):  # pragma: no cover
-    """Record ``rec``: the partition rows[:depth] (bottom-up) started with no move played.
-    Returns False if the class table is full."""
-    if not _solve_short(depth, rows, tab, short, off, cls, combine, count):
-        return False
-    c = short[T_CLS, 0]
-    out.sg[rec] = cls[C_SG, c]
-    out.sg_misere[rec] = cls[C_SGM, c]
-    out.nodes[rec] = short[T_NODES, 0]
-    out.leaves[rec] = short[T_LEAVES, 0]
-    out.height[rec] = short[T_HEIGHT, 0]
-    fl = cls[C_AND, c]
-    for f in range(6):
-        out.flags[f, rec] = (fl >> f) & 1
-    out.states[rec] = _count_states(rec, depth, rows, ids, reach, seen, exits)
+    out.states[rec] = states
     return True
 
 

@@ -4,9 +4,13 @@ Each measurement is a fresh process of one checkout solving every shard of n for
 solver alone, Arrow table included, nothing written), best of ``--inner``; the rate is records per
 second of the solving thread's CPU time, which other processes on a loaded machine move less than
 wall time. Rounds alternate which checkout goes first. ``pair`` is LCTR and Downright solved in
-one walk (records of both games).
+one walk (records of both games). Any game id is a case: the default cases are every kernel of
+the board games (the lean LCTR / Downright kernel, the pair, the general moveset kernel with
+steps and with rays), the non-repetitive kernel (``lctr_nr``, ``downright_nr``) and
+d-dimensional LCTR (``lctr_d3``).
 
     git worktree add --detach /tmp/before <commit>
+    nice -n 10 .venv/bin/python benchmarks/kernels_ab.py --before /tmp/before --rounds 6
     nice -n 10 .venv/bin/python benchmarks/kernels_ab.py --before /tmp/before \\
         --cases lctr:66,downright:66,pair:66,king:60,knight:60,queen:56,sn5_4:40 --rounds 6
 """
@@ -21,6 +25,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Every kernel of the walk over partitions, and d-dimensional LCTR's.
+DEFAULT_CASES = ("lctr:66,downright:66,pair:66,king:60,knight:60,queen:56,"
+                 "lctr_nr:50,downright_nr:50,lctr_d3:20")
 
 _MEASURE = r'''
 import sys, time, json
@@ -58,7 +65,7 @@ def measure(tree: Path, what: str, n: int, inner: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--before", type=Path, required=True, help="the other checkout")
-    ap.add_argument("--cases", default="lctr:66,downright:66,pair:66,king:60,knight:60,queen:56",
+    ap.add_argument("--cases", default=DEFAULT_CASES,
                     help="game:n, comma separated (game 'pair': LCTR and Downright in one walk)")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--inner", type=int, default=3)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pipeline.query import quote_name
 from pipeline.rules import Rules, declare_views
-from pipeline.verify import Statement, StatementError, parse_statement, statement_files
+from pipeline.verify import Statement, StatementError, _base_tables, parse_statement, statement_files
 
 #: The folder beside a rules file whose statement files ``verify --rules FILE`` runs.
 QUERIES = "queries"
@@ -127,22 +127,14 @@ def games_named(st: Statement) -> set[str]:
                                st.header.get("witnesses")]):
             tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [q]).fetchall()[0][0])
             if not tree.get("error"):
-                names |= _tables(tree) - _ctes(tree)
+                names |= _base_tables(tree) - _ctes(tree)
     finally:
         con.close()
     return names
 
 
-def _tables(tree: object) -> set[str]:
-    if isinstance(tree, dict):
-        found = {tree["table_name"]} if tree.get("type") == "BASE_TABLE" else set()
-        return found.union(*(_tables(v) for v in tree.values()))
-    if isinstance(tree, list):
-        return set().union(*(_tables(v) for v in tree))
-    return set()
-
-
 def _ctes(tree: object) -> set[str]:
+    """The names a parse tree's WITH clauses give (its ``cte_map`` keys)."""
     if isinstance(tree, dict):
         found = {e["key"] for e in tree.get("cte_map", {}).get("map", [])} if "cte_map" in tree else set()
         return found.union(*(_ctes(v) for v in tree.values()))

@@ -16,10 +16,8 @@ from pipeline.rules import unregister
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
-LCTR = """\
-    import numba
-    GAME_ID = "{gid}"
-
+#: LCTR's moves (docs/definitions.md §2.1), those of every rules file below.
+OPTIONS = """\
     @numba.njit
     def options(p):
         if len(p) > 0:
@@ -27,19 +25,11 @@ LCTR = """\
             q = p - 1
             yield q[q > 0]
     """
-#: Downright (docs/definitions.md §2.1): LCTR's moves, but never to ().
-DOWNRIGHT = """\
+LCTR = """\
     import numba
     GAME_ID = "{gid}"
 
-    @numba.njit
-    def options(p):
-        if len(p) > 1:
-            yield p[1:]
-        q = p - 1
-        if q[0] > 0:
-            yield q[q > 0]
-    """
+""" + OPTIONS
 
 
 @pytest.fixture
@@ -128,13 +118,7 @@ TWO_GAMES = """\
     import numba
     from pipeline.rules import Rules
 
-    @numba.njit
-    def options(p):
-        if len(p) > 0:
-            yield p[1:]
-            q = p - 1
-            yield q[q > 0]
-
+""" + OPTIONS + """
     def three_rows(n, cap=None, rows=3):
         cap = n if cap is None else cap
         if n == 0:

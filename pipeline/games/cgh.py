@@ -40,6 +40,16 @@ def sadd(a, b):  # pragma: no cover
 
 
 @numba.njit(cache=True, inline="always")
+def mex(bits):  # pragma: no cover
+    """The least value not in the set ``bits`` (bit v set: v is in it), the minimum excludant
+    of the options' sg or sg_misere values (docs/definitions.md §3)."""
+    v = 0
+    while (bits >> v) & 1:
+        v += 1
+    return v
+
+
+@numba.njit(cache=True, inline="always")
 def summarize(g, m, terminal, agg_and, agg_or):  # pragma: no cover
     """(own_and, own_or) of a position with pair (g, m), from its options' aggregates.
 

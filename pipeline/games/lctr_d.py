@@ -114,6 +114,9 @@ class LctrDOutput(NamedTuple):
 
 
 def _outputs(records: int, n: int, d: int) -> LctrDOutput:
+    """The output arrays of ``records`` records of total n, zeroed. Allocated by numpy: the same
+    arrays allocated in a kernel and returned make the kernel that fills them measurably slower
+    (benchmarks/kernels_ab.py)."""
     i64 = np.int64
     return LctrDOutput(
         np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
@@ -137,7 +140,8 @@ class Walk(NamedTuple):
     top: np.ndarray  # [0]: the frame on top (-1: the walk is over); [1]: records made so far
 
 
-def new_walk(n: int, d: int) -> Walk:
+@numba.njit(cache=True, nogil=True)
+def new_walk(n: int, d: int) -> Walk:  # pragma: no cover - compiled
     """The enumeration of the d-dimensional partitions of n, before its first start."""
     b = d - 1
     frames = 3 * n + 4  # a frame places a height ≥ 1 (≤ n) or closes a row (≤ n), a layer (≤ n), the start
@@ -145,6 +149,32 @@ def new_walk(n: int, d: int) -> Walk:
              np.zeros(frames, np.int64), np.zeros(frames, np.int64), np.zeros(2, np.int64))
     _push(w.h, w.pos, w.val, w.rem, 0, np.zeros(b, np.int64), n, n)
     return w
+
+
+class SubDiagrams(NamedTuple):
+    """The hash-consing of sub-diagrams (:func:`_solve_start`): a table of ids by their options'
+    ids, open addressing, a slot in use when its ``stamp`` is the current generation (a new
+    generation empties it, with no clearing), and the values of each id."""
+
+    stamp: np.ndarray  # the generation that filled a slot
+    slot: np.ndarray  # a slot's id
+    ch: np.ndarray  # ch[id, k]: the id's options' ids
+    vals: np.ndarray  # vals[id]: its values (see _solve_start)
+    cid: np.ndarray  # the id of the sub-diagram at each cell of the start
+
+
+# inline: the tables are then fresh allocations of the kernel that uses them, which LLVM knows
+# alias nothing; allocated by a call, the kernel is measurably slower (benchmarks/kernels_ab.py).
+@numba.njit(cache=True, inline="always")
+def _sub_diagrams(cells, n, d, base_points):  # pragma: no cover - compiled
+    """Empty tables for up to ``cells`` ids of sub-diagrams (and the empty diagram, id 0), over
+    starts of total n on a base of ``base_points`` points (a :class:`Walk`'s ``h``)."""
+    size = 1
+    while size < 4 * cells:  # at most a quarter full: short probe chains
+        size *= 2
+    return SubDiagrams(np.zeros(size, np.int64), np.zeros(size, np.int64),
+                       np.zeros((cells + 1, d), np.int64), np.zeros((cells + 1, 7), np.int64),
+                       np.zeros(base_points * (n + 1), np.int64))
 
 
 @numba.njit(cache=True, nogil=True)
@@ -381,15 +411,7 @@ def _shard(h, pos, val, rem, top, n, d, skip, records, out):  # pragma: no cover
         if not _next_start(h, pos, val, rem, top, n):
             return 0
         top[1] += 1
-    cells = n + 1
-    size = 1
-    while size < 4 * cells:
-        size *= 2
-    stamp = np.zeros(size, np.int64)
-    slot = np.zeros(size, np.int64)
-    ch = np.zeros((cells + 1, d), np.int64)
-    vals = np.zeros((cells + 1, 7), np.int64)
-    cid = np.zeros(h.shape[0] * (n + 1), np.int64)
+    stamp, slot, ch, vals, cid = _sub_diagrams(n + 1, n, d, h.shape[0])
     ppos = 0
     rpos = 0
     cpos = 0
@@ -405,15 +427,9 @@ def _shard(h, pos, val, rem, top, n, d, skip, records, out):  # pragma: no cover
 @numba.njit(cache=True, nogil=True)
 def count_starts(n, d):  # pragma: no cover - compiled
     """The number of d-dimensional partitions of n, by the walk itself."""
-    w_h = np.zeros((n + 1) ** (d - 1), np.int64)
-    frames = 3 * n + 4
-    pos = np.zeros((frames, d - 1), np.int64)
-    val = np.zeros(frames, np.int64)
-    rem = np.zeros(frames, np.int64)
-    top = np.zeros(2, np.int64)
-    _push(w_h, pos, val, rem, 0, np.zeros(d - 1, np.int64), n, n)
+    w = new_walk(n, d)
     count = 0
-    while _next_start(w_h, pos, val, rem, top, n):
+    while _next_start(w.h, w.pos, w.val, w.rem, w.top, n):
         count += 1
     return count
 
@@ -426,21 +442,8 @@ def diagonal_counts(n, d):  # pragma: no cover - compiled
     sg(π⁺) = 0 with π⁺ nonempty gives sg(π) = 0). Returns [starts, starts with π⁺ nonempty,
     of those sg(π⁺) = 0, of those sg(π) ≠ 0, starts with π⁺ nonempty and sg(π) = sg(π⁺)]."""
     b = d - 1
-    h = np.zeros((n + 1) ** b, np.int64)
-    frames = 3 * n + 4
-    pos = np.zeros((frames, b), np.int64)
-    val = np.zeros(frames, np.int64)
-    rem = np.zeros(frames, np.int64)
-    top = np.zeros(2, np.int64)
-    _push(h, pos, val, rem, 0, np.zeros(b, np.int64), n, n)
-    size = 1
-    while size < 4 * (n + 1):
-        size *= 2
-    stamp = np.zeros(size, np.int64)
-    slot = np.zeros(size, np.int64)
-    ch = np.zeros((n + 2, d), np.int64)
-    vals = np.zeros((n + 2, 7), np.int64)
-    cid = np.zeros(h.shape[0] * (n + 1), np.int64)
+    h, pos, val, rem, top = new_walk(n, d)
+    stamp, slot, ch, vals, cid = _sub_diagrams(n + 1, n, d, h.shape[0])
     out = LctrDOutput(np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
                       np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64),
                       np.zeros((6, 1), np.bool_), np.zeros(n, np.int16), np.zeros(2, np.int64),

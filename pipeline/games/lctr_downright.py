@@ -43,16 +43,20 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
+from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, mex, sadd, summarize
 from pipeline.games.walk import (
     clear_feature_slack,
     emit_features,
+    enter_prefix,
     intern,
+    place_row,
+    pop_row,
     push_row,
-    undo_entries,
+    pushed_row,
+    start_subtree,
     walk_arrays,
 )
-from pipeline.partitions import DONE, POP, PUSH, shared_depth, walk_next
+from pipeline.partitions import DONE, POP, PUSH, walk_next
 
 #: Class 0: no option (Downright, a move off the diagram). Class 1: a terminal position, pair
 #: (0, 1) — Downright's single cell, or LCTR's () that a move off the diagram reaches.
@@ -63,7 +67,7 @@ ABSENT, TERMINAL = 0, 1
 #: more) and Downright 14. A kernel that would need more than MAX_CLASSES returns -1 and the
 #: game raises, instead of writing wrong records.
 MAX_CLASSES = 64
-_CLASS_BITS = np.uint64(6)  # MAX_CLASSES = 2 ** _CLASS_BITS
+CLASS_BITS = np.uint64(6)  # MAX_CLASSES = 2 ** CLASS_BITS
 
 # Each kind of table is one array, its planes named below: fewer arrays mean fewer base
 # pointers and strides held in registers (with more, the row solvers spill them to the stack).
@@ -82,15 +86,18 @@ def class_index(cb, cr):  # pragma: no cover
     """Index of (cb, cr) in the flat ``combine`` table. Unsigned, so that numba adds no
     negative-index fix-up: this lookup is the chain along a row (each cell's class needs the
     previous one), and the fix-up would be a third of its latency."""
-    return (np.uint64(cb) << _CLASS_BITS) | np.uint64(cr)
+    return (np.uint64(cb) << CLASS_BITS) | np.uint64(cr)
 
 
 @numba.njit(cache=True, _nrt=False)
-def new_class(cb, cr, cls, combine, count):  # pragma: no cover
-    """The class of a position whose options have classes ``cb`` and ``cr`` (docs/definitions.md §3–§5).
+def new_class(cb, cr, cls, combine, count, class_bits):  # pragma: no cover
+    """The class of a position whose options have classes ``cb`` and ``cr`` (ABSENT: no such
+    move; docs/definitions.md §3–§5).
 
-    Found among the known classes or added; entered into ``combine``. Returns -1 if there is no
-    room (the caller raises). Called once per (cb, cr) pair per kernel call.
+    Found among the known classes or added; entered into ``combine`` at ``(cb << class_bits) |
+    cr``, the caller's :func:`class_index` (each kernel has its own table size, MAX_CLASSES =
+    2 ** class_bits: this module's, and :mod:`pipeline.games.nonrepetitive`'s). Returns -1 if
+    there is no room (the caller raises). Called once per (cb, cr) pair per kernel call.
     """
     sgb = 0
     sgmb = 0
@@ -105,12 +112,8 @@ def new_class(cb, cr, cls, combine, count):  # pragma: no cover
             agg_and &= cls[C_AND, c]
             agg_or |= cls[C_OR, c]
             cnt += 1
-    g = 0
-    while (sgb >> g) & 1:
-        g += 1
-    m = 0
-    while (sgmb >> m) & 1:
-        m += 1
+    g = mex(sgb)
+    m = mex(sgmb)
     terminal = cnt == 0
     if terminal:
         g, m = 0, 1
@@ -130,8 +133,34 @@ def new_class(cb, cr, cls, combine, count):  # pragma: no cover
         cls[C_AND, found] = own_and
         cls[C_OR, found] = own_or
         count[0] += 1
-    combine[class_index(cb, cr)] = found
+    combine[(np.uint64(cb) << class_bits) | np.uint64(cr)] = found
     return found
+
+
+@numba.njit(cache=True)
+def class_tables(max_classes):  # pragma: no cover
+    """A kernel's class tables before its first class: ``cls`` (what class c stands for, TERMINAL
+    filled in), ``combine`` (the class of each pair of option classes, -1 while unknown: see
+    :func:`new_class`) and ``count`` (``[classes in use]``, ABSENT and TERMINAL), for up to
+    ``max_classes`` classes."""
+    cls = np.zeros((4, max_classes), dtype=np.int64)
+    cls[C_SG, TERMINAL], cls[C_SGM, TERMINAL] = 0, 1
+    cls[C_AND, TERMINAL], cls[C_OR, TERMINAL] = EMPTY_AND, EMPTY_OR
+    combine = np.full(max_classes * max_classes, -1, dtype=np.int16)
+    count = np.full(1, 2, dtype=np.int64)
+    return cls, combine, count
+
+
+@numba.njit(cache=True)
+def off_diagram(exits):  # pragma: no cover
+    """(class, nodes, leaves, height) of a move off the diagram: into () in LCTR (``exits``: 1
+    node, 1 leaf, no further move), none in Downright (class ABSENT)."""
+    off = np.zeros(4, dtype=np.int64)
+    if exits:
+        off[0], off[1], off[2], off[3] = TERMINAL, 1, 1, 0
+    else:
+        off[0], off[1], off[2], off[3] = ABSENT, 0, 0, -1
+    return off
 
 
 @numba.njit(cache=True, inline="always")
@@ -191,7 +220,7 @@ def _solve_inner_row(
             bh, bid = tab[T_HEIGHT, kb, uj], tab[T_ID, kb, uj]
         c = np.int64(combine[class_index(bc, rc)])
         if c < 0:
-            c = new_class(bc, rc, cls, combine, count)
+            c = new_class(bc, rc, cls, combine, count, CLASS_BITS)
             if c < 0:
                 return -1
         nodes = sadd(np.int64(1), sadd(bn, rn))
@@ -247,7 +276,7 @@ def _solve_top_row(
         child = below_len - j if tail else tab[T_ID, kb, uj]
         c = np.int64(combine[class_index(bc, rc)])
         if c < 0:
-            c = new_class(bc, rc, cls, combine, count)
+            c = new_class(bc, rc, cls, combine, count, CLASS_BITS)
             if c < 0:
                 return -1
         rc = c
@@ -273,17 +302,8 @@ def solve_lctr_downright(n, prefix_values, prefix_offsets, exits, features, out)
     size = n + 2
     tab = np.zeros((5, size, size), dtype=np.int64)
     row_agg = np.zeros((size, 3), dtype=np.int64)  # see _solve_inner_row
-    combine = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
-    cls = np.zeros((4, MAX_CLASSES), dtype=np.int64)
-    cls[C_SG, TERMINAL], cls[C_SGM, TERMINAL] = 0, 1
-    cls[C_AND, TERMINAL], cls[C_OR, TERMINAL] = EMPTY_AND, EMPTY_OR
-    count = np.full(1, 2, dtype=np.int64)
-    # A move off the diagram: into () in LCTR (1 node, 1 leaf, no further move), none otherwise.
-    off = np.zeros(4, dtype=np.int64)
-    if exits:
-        off[0], off[1], off[2], off[3] = TERMINAL, 1, 1, 0
-    else:
-        off[0], off[1], off[2], off[3] = ABSENT, 0, 0, -1
+    cls, combine, count = class_tables(MAX_CLASSES)
+    off = off_diagram(exits)
     # One-row partitions (d), d = 1..n, at index n - d: options (d - 1) to the right (or off
     # the diagram when d = 1) and off the diagram below.
     one = np.zeros((6, n + 1), dtype=np.int64)
@@ -291,7 +311,7 @@ def solve_lctr_downright(n, prefix_values, prefix_offsets, exits, features, out)
     for d in range(1, n + 1):
         c = np.int64(combine[class_index(off[0], rc)])
         if c < 0:
-            c = new_class(off[0], rc, cls, combine, count)
+            c = new_class(off[0], rc, cls, combine, count, CLASS_BITS)
         nodes = sadd(np.int64(1), sadd(off[1], rn))
         leaves = sadd(off[2], rl)
         if leaves == 0:  # Downright's (1): no option, so it is itself the one leaf
@@ -316,6 +336,24 @@ def solve_lctr_downright(n, prefix_values, prefix_offsets, exits, features, out)
     return rec
 
 
+@numba.njit(cache=True, inline="always")
+def _emit_values(rec, depth, tab, cls, states, out):  # pragma: no cover
+    """The values of record ``rec``, the partition rows[:depth], from its start cell (depth-1,
+    0), and its ``states``."""
+    kt = np.uint64(depth - 1)  # unsigned indices: see class_index
+    r = np.uint64(rec)
+    c = np.uint64(tab[T_CLS, kt, 0])
+    out.sg[r] = cls[C_SG, c]
+    out.sg_misere[r] = cls[C_SGM, c]
+    out.nodes[r] = tab[T_NODES, kt, 0]
+    out.leaves[r] = tab[T_LEAVES, kt, 0]
+    out.height[r] = tab[T_HEIGHT, kt, 0]
+    fl = cls[C_AND, c]
+    for f in range(6):
+        out.flags[f, r] = (fl >> f) & 1
+    out.states[r] = states
+
+
 # _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
 # numba's reference counting puts atomic increments and decrements around the inlined row
 # solvers (the arguments they bind) on every record (docs/performance.md).
@@ -324,7 +362,6 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
           cls, count, walk):  # pragma: no cover
     """The walk of :func:`solve_lctr_downright` over its allocated tables (``walk``: the arrays of
     :func:`pipeline.games.walk.walk_arrays`); same result."""
-    # Interning of sub-partitions, as in solve_moveset.
     index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
                                            walk.st)
     distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
@@ -336,15 +373,9 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
         out.parts_offsets[0] = 0
         out.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
-        a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
-        base = b0 - a0
-        common = shared_depth(rows, st[0], prefix_values, a0, b0)
-        if common < st[0]:
-            undo_entries(entries_below[common], index, entries)
+        first, common, base = enter_prefix(q, prefix_values, prefix_offsets, walk)
         for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
-            rows[k] = prefix_values[a0 + k]
-            sums[k + 1] = sums[k] + rows[k]
-            entries_below[k] = index[-1, 0]
+            place_row(k, prefix_values[first + k], walk)
             below = rows[k - 1] if k > 0 else 0
             new_ids = _solve_inner_row(
                 k, rows[k], below, rows[k - 2] if k > 1 else 0, tab, row_agg, one, off,
@@ -354,21 +385,16 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
                 return -1
             push_row(k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                      parts_rev, False)
-        st[0] = base
-        st[1] = base
-        st[2] = 0
-        nxt[base] = rows[base - 1] if base > 0 else 1
+        start_subtree(base, walk)
         while True:
             code = walk_next(n, rows, sums, nxt, st)
             if code == DONE:
                 break
             if code == POP:
-                if index[-1, 0] > entries_below[st[0]]:  # a completing row interned nothing
-                    undo_entries(entries_below[st[0]], index, entries)
+                pop_row(st, index, entries, entries_below)
                 continue
             if code == PUSH:
-                kr = st[0] - 1
-                entries_below[kr] = index[-1, 0]
+                kr = pushed_row(st, index, entries_below)
                 below = rows[kr - 1] if kr > 0 else 0
                 below_tail = rows[kr - 2] if kr > 1 else 0
                 if sums[kr + 1] == n:
@@ -388,20 +414,10 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
-            kt = np.uint64(depth - 1)  # unsigned indices: see class_index
-            r = np.uint64(rec)
-            c = np.uint64(tab[T_CLS, kt, 0])
-            out.sg[r] = cls[C_SG, c]
-            out.sg_misere[r] = cls[C_SGM, c]
-            out.nodes[r] = tab[T_NODES, kt, 0]
-            out.leaves[r] = tab[T_LEAVES, kt, 0]
-            out.height[r] = tab[T_HEIGHT, kt, 0]
-            fl = cls[C_AND, c]
-            for f in range(6):
-                out.flags[f, r] = (fl >> f) & 1
             # distinct sub-partitions: ≥ 2 rows (interned), one-row ones (1)…(largest gap),
             # and () in LCTR
-            out.states[r] = distinct_below[depth] + gap_below[depth] + (1 if exits else 0)
+            _emit_values(rec, depth, tab, cls, distinct_below[depth] + gap_below[depth]
+                         + (1 if exits else 0), out)
             if features:
                 ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
                                            ppos, cpos, out)

@@ -31,30 +31,36 @@ import numba
 import numpy as np
 import pyarrow as pa
 
-from pipeline.games.cgh import EMPTY_AND, EMPTY_OR, sadd
+from pipeline.games.cgh import sadd
 from pipeline.games.columns import board_table
 from pipeline.games.columns import partition_columns as columns_of
 from pipeline.games.lctr_downright import (
     ABSENT,
     C_AND,
-    C_OR,
     C_SG,
     C_SGM,
+    CLASS_BITS,
     MAX_CLASSES,
     TERMINAL,
     class_index,
+    class_tables,
     new_class,
 )
 from pipeline.games.walk import (
+    check_shard,
     clear_feature_slack,
     emit_features,
     empty_outputs,
+    enter_prefix,
     intern,
+    place_row,
+    pop_row,
     push_row,
-    undo_entries,
+    pushed_row,
+    start_subtree,
     walk_arrays,
 )
-from pipeline.partitions import DONE, POP, PUSH, flatten_prefixes, shared_depth, walk_next
+from pipeline.partitions import DONE, POP, PUSH, walk_next
 
 #: Room for pair classes. Each game has at most MAX_CLASSES classes; in the shards of n = 20 to
 #: 100 that the tests and the benchmark solve, far fewer pairs occur (see ``tests/test_lctr_downright``).
@@ -86,7 +92,7 @@ def _class_of(cb, cr, cls, combine, count):  # pragma: no cover
     """One game's class of a position whose options have that game's classes ``cb`` and ``cr``
     (from its ``combine`` table, or :func:`pipeline.games.lctr_downright.new_class`); -1 if full."""
     c = np.int64(combine[class_index(cb, cr)])
-    return c if c >= 0 else new_class(cb, cr, cls, combine, count)
+    return c if c >= 0 else new_class(cb, cr, cls, combine, count, CLASS_BITS)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -273,15 +279,8 @@ def solve_lctr_downright_pair(n, prefix_values, prefix_offsets, features, out_l,
     size = n + 2
     tab = np.zeros((8, size, size), dtype=np.int64)
     row_agg = np.zeros((size, 6), dtype=np.int64)
-    cls_l = np.zeros((4, MAX_CLASSES), dtype=np.int64)
-    cls_d = np.zeros((4, MAX_CLASSES), dtype=np.int64)
-    for cls in (cls_l, cls_d):
-        cls[C_SG, TERMINAL], cls[C_SGM, TERMINAL] = 0, 1
-        cls[C_AND, TERMINAL], cls[C_OR, TERMINAL] = EMPTY_AND, EMPTY_OR
-    comb_l = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
-    comb_d = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
-    cnt_l = np.full(1, 2, dtype=np.int64)
-    cnt_d = np.full(1, 2, dtype=np.int64)
+    cls_l, comb_l, cnt_l = class_tables(MAX_CLASSES)
+    cls_d, comb_d, cnt_d = class_tables(MAX_CLASSES)
     members = np.zeros((2, MAX_PAIRS), dtype=np.int64)
     pcombine = np.full(MAX_PAIRS * MAX_PAIRS, -1, dtype=np.int16)
     pcount = np.ones(1, dtype=np.int64)
@@ -341,15 +340,9 @@ def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk
         out_l.parts_offsets[0] = 0
         out_l.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
-        a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
-        base = b0 - a0
-        common = shared_depth(rows, st[0], prefix_values, a0, b0)
-        if common < st[0]:
-            undo_entries(entries_below[common], index, entries)
-        for k in range(common, base):
-            rows[k] = prefix_values[a0 + k]
-            sums[k + 1] = sums[k] + rows[k]
-            entries_below[k] = index[-1, 0]
+        first, common, base = enter_prefix(q, prefix_values, prefix_offsets, walk)
+        for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
+            place_row(k, prefix_values[first + k], walk)
             new_ids = _solve_inner_row(
                 k, rows[k], rows[k - 1] if k > 0 else 0, rows[k - 2] if k > 1 else 0, tab,
                 row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d,
@@ -359,21 +352,16 @@ def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk
                 return -1
             push_row(k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                      parts_rev, False)
-        st[0] = base
-        st[1] = base
-        st[2] = 0
-        nxt[base] = rows[base - 1] if base > 0 else 1
+        start_subtree(base, walk)
         while True:
             code = walk_next(n, rows, sums, nxt, st)
             if code == DONE:
                 break
             if code == POP:
-                if index[-1, 0] > entries_below[st[0]]:
-                    undo_entries(entries_below[st[0]], index, entries)
+                pop_row(st, index, entries, entries_below)
                 continue
             if code == PUSH:
-                kr = st[0] - 1
-                entries_below[kr] = index[-1, 0]
+                kr = pushed_row(st, index, entries_below)
                 below = rows[kr - 1] if kr > 0 else 0
                 below_tail = rows[kr - 2] if kr > 1 else 0
                 if sums[kr + 1] == n:
@@ -414,18 +402,12 @@ def solve_pair_shard(lctr, downright, n: int, shard: int, max_records: int,
     :class:`~pipeline.games.moveset.MovesetGame` of the moveset {(0,1),(1,0)}, with and without
     moves off the diagram), exactly those of their ``solve_shard``; ``partition_columns`` as
     there. The Downright table borrows the LCTR table's partition columns."""
-    spec = lctr.plan(n, max_records)[shard]
-    values, offsets = flatten_prefixes(spec.prefixes)
     features = partition_columns is None
-    out_l = empty_outputs(spec.records, spec.part_values, spec.largest_values, features)
+    spec, values, offsets, out_l = lctr.shard_inputs(n, shard, max_records, features)
     out_d = empty_outputs(spec.records, spec.part_values, spec.largest_values, False)
     got = solve_lctr_downright_pair(n, values, offsets, features, out_l, out_d)
-    if got < 0:
-        raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: more "
-                           "position classes than the kernel's tables hold (lctr_downright_pair.MAX_PAIRS)")
-    if got != spec.records:
-        raise RuntimeError(f"{lctr.game_id} + {downright.game_id} n={n} shard {shard}: {got} "
-                           f"records, expected {spec.records}")
+    check_shard(f"{lctr.game_id} + {downright.game_id}", n, shard, got, spec.records,
+                "the kernel's tables hold (lctr_downright_pair.MAX_PAIRS)")
     lctr_table = board_table(n, out_l, partition_columns)
     columns = partition_columns if partition_columns is not None else columns_of(lctr_table)
     return lctr_table, board_table(n, out_d, columns)

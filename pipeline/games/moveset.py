@@ -34,7 +34,6 @@ import numpy as np
 import pyarrow as pa
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from pipeline.games.base import Game
 from pipeline.games.cgh import (
     ALL_AND,
     EMPTY_AND,
@@ -46,25 +45,20 @@ from pipeline.games.columns import board_table
 from pipeline.games.lctr_downright import solve_lctr_downright
 from pipeline.games.lctr_downright_pair import solve_pair_shard
 from pipeline.games.walk import (
-    FEATURE_BLOCK,
+    PartitionWalkGame,
+    check_shard,
     clear_feature_slack,
     emit_features,
-    empty_outputs,
+    enter_prefix,
     intern,
+    place_row,
+    pop_row,
     push_row,
-    undo_entries,
+    pushed_row,
+    start_subtree,
+    walk_arrays,
 )
-from pipeline.partitions import (
-    DONE,
-    POP,
-    PUSH,
-    Shard,
-    flatten_prefixes,
-    partition_numbers,
-    plan_shards,
-    shared_depth,
-    walk_next,
-)
+from pipeline.partitions import DONE, POP, PUSH, walk_next
 from pipeline.schema import BOARD_SCHEMA
 
 #: Built-in movesets (docs/definitions.md §2.2): name -> (steps, rays, exits).
@@ -396,6 +390,68 @@ def _solve_row(
     return new_ids
 
 
+@numba.njit(cache=True, inline="always")
+def _solve_one_rows(n, steps, rays, exits, w_count, cell, ray, ray_bits, hi):  # pragma: no cover
+    """The one-row partitions (L), L = 1..n, into cell (n + 1, n - L): the last row of the
+    tables (the walk never gets there) holds a single row of length n, solved once with a
+    scratch interning table (ids there are not used)."""
+    size = n + 2
+    one_row = np.zeros(size, dtype=np.int64)
+    one_row[size - 1] = n
+    scratch_index = np.zeros((2 * size + 2, size), dtype=np.int32)
+    _solve_row(
+        size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
+        scratch_index, np.zeros((2, size), dtype=np.int64), hi, n, False, 0,
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _emit_values(rec, kt, cell, out):  # pragma: no cover
+    """The values of record ``rec`` but its ``states``, from its start cell (kt, 0)."""
+    out.sg[rec] = cell[kt, 0, SG]
+    out.sg_misere[rec] = cell[kt, 0, SGM]
+    out.nodes[rec] = cell[kt, 0, NODES]
+    out.leaves[rec] = cell[kt, 0, LEAVES]
+    out.height[rec] = cell[kt, 0, HEIGHT]
+    fl = cell[kt, 0, AND]
+    for f in range(6):
+        out.flags[f, rec] = (fl >> f) & 1
+
+
+@numba.njit(cache=True, inline="always")
+def _reach_columns(reach):  # pragma: no cover
+    """(reach_cols, reach_count): ``reach_cols[i, :reach_count[i]]`` are the columns j with
+    ``reach[i, j]`` set (row i reachable at column j), increasing."""
+    reach_cols = np.zeros(reach.shape, dtype=np.int64)
+    reach_count = np.zeros(reach.shape[0], dtype=np.int64)
+    for i in range(reach.shape[0]):
+        for jj in range(reach.shape[1]):
+            if reach[i, jj]:
+                reach_cols[i, reach_count[i]] = jj
+                reach_count[i] += 1
+    return reach_cols, reach_count
+
+
+@numba.njit(cache=True, inline="always")
+def _reachable_states(rec, depth, rows, cell, reach_cols, reach_count, stamp):  # pragma: no cover
+    """``states`` of record ``rec`` (the partition rows[:depth]) in a game whose moves reach only
+    some cells: the distinct sub-partitions at its reachable cells (:func:`_reach_columns`),
+    counted by stamping their ids with the record's number (no clearing)."""
+    states = 0
+    token = rec + 1
+    for kk in range(depth):
+        i = depth - 1 - kk
+        for t in range(reach_count[i]):  # the reachable columns of row i only
+            jj = reach_cols[i, t]
+            if jj >= rows[kk]:
+                break
+            ident = cell[kk, jj, ID]
+            if stamp[ident] != token:
+                stamp[ident] = token
+                states += 1
+    return states
+
+
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
 def solve_moveset(
@@ -419,42 +475,18 @@ def solve_moveset(
     # Interning table of sub-partitions (see intern): ids 1..n are the one-row partitions, then
     # at most n interned ones on the stack, and a top row's new ones (at most n cells in all).
     ids = 2 * size + 1
-    index = np.zeros((ids + 1, size), dtype=np.int32)  # index[child, length]; [-1, 0] stack height
-    entries = np.zeros((2, size), dtype=np.int64)
+    walk = walk_arrays(size)
+    index, entries = walk.index, walk.entries  # index[child, length]; [-1, 0] stack height
     stamp = np.zeros(ids, dtype=np.int64)  # by id
     # The reachable columns of each row of the diagram, increasing: a record's ``states`` visits
     # only them, not every cell (bishop: the diagonal, knight about a third, the pawns half).
-    reach_cols = np.zeros(reach.shape, dtype=np.int64)
-    reach_count = np.zeros(reach.shape[0], dtype=np.int64)
-    for i in range(reach.shape[0]):
-        for jj in range(reach.shape[1]):
-            if reach[i, jj]:
-                reach_cols[i, reach_count[i]] = jj
-                reach_count[i] += 1
+    reach_cols, reach_count = _reach_columns(reach)
     hi = np.zeros((2, w_count), dtype=np.uint64)
-    # The one-row partitions (L), L = 1..n: cell (size - 1, n - L), the last row of the tables
-    # (the walk never gets there), holds a single row of length n, solved once with a scratch
-    # interning table (ids there are not used).
-    one_row = np.zeros(size, dtype=np.int64)
-    one_row[size - 1] = n
-    scratch_index = np.zeros((ids + 1, size), dtype=np.int32)
-    _solve_row(
-        size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
-        scratch_index, np.zeros((2, size), dtype=np.int64), hi, n, False, 0,
-    )
-    # Walk state and the per-row bookkeeping for states.
-    rows = np.zeros(size, dtype=np.int64)
-    sums = np.zeros(size, dtype=np.int64)
-    nxt = np.zeros(size, dtype=np.int64)
-    st = np.zeros(3, dtype=np.int64)
-    distinct_below = np.zeros(size, dtype=np.int64)  # distinct ≥2-row sub-partitions of rows[:k]
-    # Largest gap rows[i] - rows[i-1] below k: the one-row sub-partitions of rows[:k] are
-    # exactly (1), …, (gap), the tails of the rows (cells with no cell below them).
-    gap_below = np.zeros(size, dtype=np.int64)
-    entries_below = np.zeros(size, dtype=np.int64)  # intern-table height before row k
-    conj_rows = np.zeros((size, size + FEATURE_BLOCK), dtype=np.int16)  # see push_features
-    sizes_below = np.zeros(size, dtype=np.int64)
-    parts_rev = np.zeros(size + FEATURE_BLOCK, dtype=np.int16)
+    _solve_one_rows(n, steps, rays, exits, w_count, cell, ray, ray_bits, hi)
+    # Walk state and the per-row bookkeeping for states (see push_row).
+    rows, sums, nxt, st = walk.rows, walk.sums, walk.nxt, walk.st
+    distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
+    conj_rows, sizes_below, parts_rev = walk.conj_rows, walk.sizes_below, walk.parts_rev
 
     rec = 0
     ppos = 0
@@ -463,35 +495,25 @@ def solve_moveset(
         out.parts_offsets[0] = 0
         out.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
-        a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
-        base = b0 - a0
-        common = shared_depth(rows, st[0], prefix_values, a0, b0)
-        if common < st[0]:
-            undo_entries(entries_below[common], index, entries)
+        first, common, base = enter_prefix(q, prefix_values, prefix_offsets, walk)
         for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
-            rows[k] = prefix_values[a0 + k]
-            sums[k + 1] = sums[k] + rows[k]
-            entries_below[k] = index[-1, 0]
+            place_row(k, prefix_values[first + k], walk)
             new_ids = _solve_row(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                 index, entries, hi, rows[k - 1] if k > 0 else 0, False, 0,
             )
             push_row(k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                      parts_rev, False)
-        st[0] = base
-        st[1] = base
-        st[2] = 0
-        nxt[base] = rows[base - 1] if base > 0 else 1
+        start_subtree(base, walk)
         while True:
             code = walk_next(n, rows, sums, nxt, st)
             if code == DONE:
                 break
             if code == POP:
-                undo_entries(entries_below[st[0]], index, entries)
+                pop_row(st, index, entries, entries_below)
                 continue
             if code == PUSH:
-                kr = st[0] - 1
-                entries_below[kr] = index[-1, 0]
+                kr = pushed_row(st, index, entries_below)
                 new_ids = _solve_row(
                     kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                     index, entries, hi, rows[kr - 1] if kr > 0 else 0,
@@ -502,30 +524,11 @@ def solve_moveset(
                 continue
             # ---- EMIT: rows[:depth] is a partition of n; its start cell is (depth-1, 0) ----
             depth = st[0]
-            kt = depth - 1
-            out.sg[rec] = cell[kt, 0, SG]
-            out.sg_misere[rec] = cell[kt, 0, SGM]
-            out.nodes[rec] = cell[kt, 0, NODES]
-            out.leaves[rec] = cell[kt, 0, LEAVES]
-            out.height[rec] = cell[kt, 0, HEIGHT]
-            fl = cell[kt, 0, AND]
-            for f in range(6):
-                out.flags[f, rec] = (fl >> f) & 1
+            _emit_values(rec, depth - 1, cell, out)
             if all_reachable:
                 states = distinct_below[depth] + gap_below[depth]
             else:  # only cells at offsets generated by the moveset are positions of this game
-                states = 0
-                token = rec + 1
-                for kk in range(depth):
-                    i = depth - 1 - kk
-                    for t in range(reach_count[i]):  # the reachable columns of row i only
-                        jj = reach_cols[i, t]
-                        if jj >= rows[kk]:
-                            break
-                        ident = cell[kk, jj, ID]
-                        if stamp[ident] != token:
-                            stamp[ident] = token
-                            states += 1
+                states = _reachable_states(rec, depth, rows, cell, reach_cols, reach_count, stamp)
             out.states[rec] = states + (1 if exits else 0)  # LCTR also reaches ()
             if features:
                 ppos, cpos = emit_features(rec, depth, rows, conj_rows, sizes_below, parts_rev,
@@ -536,14 +539,12 @@ def solve_moveset(
     return rec
 
 
-class MovesetGame(Game):
-    """A moveset game as the runner sees it (see :class:`pipeline.games.base.Game`)."""
-
-    parallel = True
-    #: Every board game has the same shards of every n, in the same order (plan_shards).
-    record_order = "partitions"
+class MovesetGame(PartitionWalkGame):
+    """A moveset game as the runner sees it (see :class:`pipeline.games.base.Game`; its shards
+    are every board game's, :class:`pipeline.games.walk.PartitionWalkGame`)."""
 
     def __init__(self, moveset: Moveset):
+        super().__init__()
         self.moveset = moveset
         self.game_id = moveset.game_id
         self.schema = BOARD_SCHEMA
@@ -557,7 +558,6 @@ class MovesetGame(Game):
         # (pipeline.games.lctr_downright); the warm-up and the tests read which one a game uses.
         self.lean_kernel = moveset.steps == ((0, 1), (1, 0)) and not moveset.rays
         self._reach: dict[int, np.ndarray] = {}
-        self._plans: dict[tuple[int, int], list[Shard]] = {}
 
     @property
     def kernel_steps(self) -> tuple[tuple[int, int], ...] | np.ndarray:
@@ -569,37 +569,16 @@ class MovesetGame(Game):
         """The rays as :func:`solve_moveset` takes them (an int64 array of shape (rays, 2))."""
         return self._rays
 
-    def positions(self, n: int) -> int:
-        return partition_numbers(n)[n] if n >= 1 else 0
-
-    def plan(self, n: int, max_records: int) -> list[Shard]:
-        key = (n, max_records)
-        if key not in self._plans:
-            self._plans[key] = plan_shards(n, max_records)
-        return self._plans[key]
-
-    def shard_count(self, n: int, max_records: int) -> int:
-        return len(self.plan(n, max_records))
-
-    def shard_records(self, n: int, shard: int, max_records: int) -> int:
-        """Records of one shard (the runner solves the largest shards of an n first)."""
-        return self.plan(n, max_records)[shard].records
-
     def solve_shard(self, n: int, shard: int, max_records: int,
                     partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
         """The records of one shard. ``partition_columns``: those of another board game's table
         of the same shard (every board game has the same shards, :attr:`record_order`), used
         instead of computing them again (see :func:`pipeline.games.columns.common_columns`)."""
-        spec = self.plan(n, max_records)[shard]
-        values, offsets = flatten_prefixes(spec.prefixes)
         features = partition_columns is None
-        out = empty_outputs(spec.records, spec.part_values, spec.largest_values, features)
+        spec, values, offsets, out = self.shard_inputs(n, shard, max_records, features)
         if self.lean_kernel:
             got = solve_lctr_downright(n, values, offsets, self.moveset.exits, features, out)
-            if got < 0:
-                raise RuntimeError(f"{self.game_id} n={n} shard {shard}: more position classes "
-                                   "than the kernel's table holds (lctr_downright.MAX_CLASSES)")
-        else:
+        else:  # never -1: the general kernel has no class table
             if n not in self._reach:
                 self._reach[n] = self.moveset.reach_table(n)
             got = solve_moveset(
@@ -607,8 +586,8 @@ class MovesetGame(Game):
                 self.moveset.all_cells_reachable(), self._reach[n], self.moveset.bitset_words(n),
                 self.moveset.same_row_reach(), features, out,
             )
-        if got != spec.records:
-            raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")
+        check_shard(self.game_id, n, shard, got, spec.records,
+                    "the kernel's table holds (lctr_downright.MAX_CLASSES)")
         return board_table(n, out, partition_columns)
 
     def partner_in(self, games: list) -> MovesetGame | None:

@@ -34,29 +34,32 @@ import numba
 import numpy as np
 import pyarrow as pa
 
-from pipeline.games.base import Game
-from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
+from pipeline.games.cgh import sadd
 from pipeline.games.columns import board_table
+from pipeline.games.lctr_downright import (
+    ABSENT,
+    C_AND,
+    C_SG,
+    C_SGM,
+    class_tables,
+    new_class,
+    off_diagram,
+)
 from pipeline.games.walk import (
+    PartitionWalkGame,
+    check_shard,
     clear_feature_slack,
     emit_features,
+    enter_prefix,
     intern,
+    place_row,
+    pop_row,
     push_row,
-    undo_entries,
+    pushed_row,
+    start_subtree,
     walk_arrays,
 )
-from pipeline.partitions import (
-    DONE,
-    EMIT,
-    POP,
-    PUSH,
-    Shard,
-    flatten_prefixes,
-    partition_numbers,
-    plan_shards,
-    shared_depth,
-    walk_next,
-)
+from pipeline.partitions import DONE, EMIT, POP, PUSH, walk_next
 from pipeline.schema import BOARD_SCHEMA, NR_GAMES
 
 #: The two kinds of move: T / down (to the cell below) and L / right (to the cell on the right).
@@ -70,68 +73,20 @@ LONG = 7
 T_CLS, T_NODES, T_LEAVES, T_HEIGHT = 0, 1, 2, 3
 
 
-#: Classes, as in :mod:`pipeline.games.lctr_downright`: a position's pair (sg, sg_misere) and
-#: CGH summaries (:func:`pipeline.games.cgh.summarize`), one ``combine`` lookup per pair of
-#: option classes. Class 0: no move; class 1: a terminal position. The histories make more
-#: classes than LCTR's (more than 64 at n = 60), so the table has room for 256; a kernel that
-#: would need more returns -1 and the game raises.
-ABSENT, TERMINAL = 0, 1
+#: Classes, those of :mod:`pipeline.games.lctr_downright` (its ``new_class``, ABSENT, TERMINAL and
+#: ``cls`` planes): a position's pair (sg, sg_misere) and CGH summaries
+#: (:func:`pipeline.games.cgh.summarize`), one ``combine`` lookup per pair of option classes.
+#: Class 0: no move; class 1: a terminal position. The histories make more classes than LCTR's
+#: (more than 64 at n = 60), so the table has room for 256; a kernel that would need more
+#: returns -1 and the game raises.
 MAX_CLASSES = 256
-_CLASS_BITS = np.uint64(8)  # MAX_CLASSES = 2 ** _CLASS_BITS
-C_SG, C_SGM, C_AND, C_OR = 0, 1, 2, 3
+CLASS_BITS = np.uint64(8)  # MAX_CLASSES = 2 ** CLASS_BITS
 
 
 @numba.njit(cache=True, inline="always")
 def class_index(cb, cr):  # pragma: no cover
     """Index of the class pair (cb, cr) in the flat ``combine`` table."""
-    return (np.uint64(cb) << _CLASS_BITS) | np.uint64(cr)
-
-
-@numba.njit(cache=True, _nrt=False)
-def new_class(cb, cr, cls, combine, count):  # pragma: no cover
-    """The class of a position whose options have classes ``cb`` and ``cr`` (ABSENT: no such
-    move), found among the known classes or added, and entered into ``combine``
-    (docs/definitions.md §3–§5). Returns -1 if there is no room."""
-    sgb = 0
-    sgmb = 0
-    agg_and = ALL_AND
-    agg_or = 0
-    cnt = 0
-    for k in range(2):
-        c = np.int64(cb) if k == 0 else np.int64(cr)
-        if c != ABSENT:
-            sgb |= 1 << cls[C_SG, c]
-            sgmb |= 1 << cls[C_SGM, c]
-            agg_and &= cls[C_AND, c]
-            agg_or |= cls[C_OR, c]
-            cnt += 1
-    g = 0
-    while (sgb >> g) & 1:
-        g += 1
-    m = 0
-    while (sgmb >> m) & 1:
-        m += 1
-    terminal = cnt == 0
-    if terminal:
-        g, m = 0, 1
-    own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
-    found = -1
-    for c in range(1, count[0]):
-        if (cls[C_SG, c] == g and cls[C_SGM, c] == m and cls[C_AND, c] == own_and
-                and cls[C_OR, c] == own_or):
-            found = c
-            break
-    if found < 0:
-        if count[0] == cls.shape[1]:
-            return -1
-        found = count[0]
-        cls[C_SG, found] = g
-        cls[C_SGM, found] = m
-        cls[C_AND, found] = own_and
-        cls[C_OR, found] = own_or
-        count[0] += 1
-    combine[class_index(cb, cr)] = found
-    return found
+    return (np.uint64(cb) << CLASS_BITS) | np.uint64(cr)
 
 
 @numba.njit(cache=True, inline="always")
@@ -196,7 +151,7 @@ def _combine(b, r, cls, combine, count):  # pragma: no cover
     as :func:`_option` gives it): docs/definitions.md §3–§5. Class -1: the class table is full."""
     c = np.int64(combine[class_index(b[0], r[0])])
     if c < 0:
-        c = new_class(b[0], r[0], cls, combine, count)
+        c = new_class(b[0], r[0], cls, combine, count, CLASS_BITS)
     nodes = sadd(np.int64(1), sadd(b[1], r[1]))
     leaves = sadd(b[2], r[2])
     if leaves == 0:  # no move: the position is itself the one play
@@ -327,17 +282,8 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
     walk = walk_arrays(size)
     seen = np.zeros((walk.index.shape[0], STATES), dtype=np.int64)
     short = np.zeros((4, LONG), dtype=np.int64)
-    combine = np.full(MAX_CLASSES * MAX_CLASSES, -1, dtype=np.int16)
-    cls = np.zeros((4, MAX_CLASSES), dtype=np.int64)
-    cls[C_SG, TERMINAL], cls[C_SGM, TERMINAL] = 0, 1
-    cls[C_AND, TERMINAL], cls[C_OR, TERMINAL] = EMPTY_AND, EMPTY_OR
-    count = np.full(1, 2, dtype=np.int64)
-    # A move off the diagram: into () in LCTR (1 node, 1 leaf, no further move), none otherwise.
-    off = np.zeros(4, dtype=np.int64)
-    if exits:
-        off[0], off[1], off[2], off[3] = TERMINAL, 1, 1, 0
-    else:
-        off[0], off[1], off[2], off[3] = ABSENT, 0, 0, -1
+    cls, combine, count = class_tables(MAX_CLASSES)
+    off = off_diagram(exits)
     index, entries, rows, sums, nxt, st = (walk.index, walk.entries, walk.rows, walk.sums, walk.nxt,
                                            walk.st)
     distinct_below, gap_below, entries_below = walk.distinct_below, walk.gap_below, walk.entries_below
@@ -349,33 +295,23 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
         out.parts_offsets[0] = 0
         out.conjugate_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
-        a0, b0 = prefix_offsets[q], prefix_offsets[q + 1]
-        base = b0 - a0
-        common = shared_depth(rows, st[0], prefix_values, a0, b0)
-        if common < st[0]:
-            undo_entries(entries_below[common], index, entries)
+        first, common, base = enter_prefix(q, prefix_values, prefix_offsets, walk)
         for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
-            rows[k] = prefix_values[a0 + k]
-            sums[k + 1] = sums[k] + rows[k]
-            entries_below[k] = index[-1, 0]
+            place_row(k, prefix_values[first + k], walk)
             if not _solve_row(k, rows, tab, ids, index, entries, off, cls, combine, count, False):
                 return -1
             push_row(k, 0, rows, distinct_below, gap_below, features, conj_rows, sizes_below,
                      parts_rev, False)
-        st[0] = base
-        st[1] = base
-        st[2] = 0
-        nxt[base] = rows[base - 1] if base > 0 else 1
+        start_subtree(base, walk)
         while True:
             code = walk_next(n, rows, sums, nxt, st)
             if code == DONE:
                 break
             if code == POP:
-                undo_entries(entries_below[st[0]], index, entries)
+                pop_row(st, index, entries, entries_below)
                 continue
             if code == PUSH:
-                kr = st[0] - 1
-                entries_below[kr] = index[-1, 0]
+                kr = pushed_row(st, index, entries_below)
                 if not _solve_row(kr, rows, tab, ids, index, entries, off, cls, combine, count,
                                   sums[kr + 1] == n):
                     return -1
@@ -396,54 +332,29 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
     return rec
 
 
-class NonRepetitiveGame(Game):
-    """``lctr_nr`` or ``downright_nr`` as the runner sees it (see :class:`pipeline.games.base.Game`)."""
-
-    parallel = True
-    #: The board games' shards of every n, in the same order: a run shares their partition columns.
-    record_order = "partitions"
+class NonRepetitiveGame(PartitionWalkGame):
+    """``lctr_nr`` or ``downright_nr`` as the runner sees it (see :class:`pipeline.games.base.Game`;
+    its shards are the board games', :class:`pipeline.games.walk.PartitionWalkGame`)."""
 
     def __init__(self, game_id: str):
         if game_id not in NR_GAMES:
             raise ValueError(f"unknown game {game_id!r} (known: {', '.join(NR_GAMES)})")
+        super().__init__()
         self.game_id = game_id
         self.schema = BOARD_SCHEMA
         #: LCTR's moves may leave the diagram, into the terminal position (); Downright's may not.
         self.exits = game_id == "lctr_nr"
-        self._plans: dict[tuple[int, int], list[Shard]] = {}
         self._reach: dict[int, np.ndarray] = {}
-
-    def positions(self, n: int) -> int:
-        return partition_numbers(n)[n] if n >= 1 else 0
-
-    def plan(self, n: int, max_records: int) -> list[Shard]:
-        key = (n, max_records)
-        if key not in self._plans:
-            self._plans[key] = plan_shards(n, max_records)
-        return self._plans[key]
-
-    def shard_count(self, n: int, max_records: int) -> int:
-        return len(self.plan(n, max_records))
-
-    def shard_records(self, n: int, shard: int, max_records: int) -> int:
-        return self.plan(n, max_records)[shard].records
 
     def solve_shard(self, n: int, shard: int, max_records: int,
                     partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
         """The records of one shard (``partition_columns``: another board game's of the same
         shard, see :func:`pipeline.games.columns.common_columns`)."""
-        from pipeline.games.walk import empty_outputs
-
-        spec = self.plan(n, max_records)[shard]
-        values, offsets = flatten_prefixes(spec.prefixes)
         features = partition_columns is None
-        out = empty_outputs(spec.records, spec.part_values, spec.largest_values, features)
+        spec, values, offsets, out = self.shard_inputs(n, shard, max_records, features)
         if n not in self._reach:
             self._reach[n] = reach_table(n)
         got = solve_nonrepetitive(n, values, offsets, self.exits, self._reach[n], features, out)
-        if got < 0:
-            raise RuntimeError(f"{self.game_id} n={n} shard {shard}: more position classes than "
-                               "the kernel's table holds (nonrepetitive.MAX_CLASSES)")
-        if got != spec.records:
-            raise RuntimeError(f"{self.game_id} n={n} shard {shard}: {got} records, expected {spec.records}")
+        check_shard(self.game_id, n, shard, got, spec.records,
+                    "the kernel's table holds (nonrepetitive.MAX_CLASSES)")
         return board_table(n, out, partition_columns)

@@ -1,14 +1,19 @@
 """The walk helpers every board-game kernel uses (:mod:`pipeline.games.moveset`,
-:mod:`pipeline.games.lctr_downright`, :mod:`pipeline.games.lctr_downright_pair`): the interning of
-sub-partitions that counts ``states`` (docs/definitions.md §4), the per-row bookkeeping of the
-walk of :mod:`pipeline.partitions`, the record features (docs/definitions.md §1), the walk's
-working arrays and the kernels' output arrays; and the record features of a partition given
-whole (:func:`write_features`), for the kernels that do not walk (Slow SetNim, the
-single-partition solver).
+:mod:`pipeline.games.lctr_downright`, :mod:`pipeline.games.lctr_downright_pair`,
+:mod:`pipeline.games.nonrepetitive`): the interning of sub-partitions that counts ``states``
+(docs/definitions.md §4), the walk's steps over a shard's prefixes and the per-row bookkeeping of
+the walk of :mod:`pipeline.partitions`, the record features (docs/definitions.md §1), the walk's
+working arrays and the kernels' output arrays, and their games' shards
+(:class:`PartitionWalkGame`); and the record features of a partition given whole
+(:func:`write_features`), for the kernels that do not walk (Slow SetNim, the single-partition
+solver).
 
 The kernels walk the partitions of n bottom row first (:func:`pipeline.partitions.walk_next`):
-a PUSH solves a new row above the ones kept, a POP drops the top row and undoes what it
-interned, an EMIT writes the record of the partition the rows form.
+for each prefix of the shard (:func:`enter_prefix`), the rows it does not share with the rows
+kept are placed (:func:`place_row`) and solved, then its subtree is walked
+(:func:`start_subtree`): a PUSH solves a new row above the ones kept (:func:`pushed_row`), a POP
+drops the top row and undoes what it interned (:func:`pop_row`), an EMIT writes the record of
+the partition the rows form.
 
 >>> out = empty_outputs(3, 6, 3)
 >>> out.sg.shape, out.parts.shape, out.parts_offsets.shape   # parts with FEATURE_BLOCK to spare
@@ -22,7 +27,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from pipeline.games.base import Game
 from pipeline.memory import pool_array
+from pipeline.partitions import Shard, flatten_prefixes, partition_numbers, plan_shards, shared_depth
 
 
 @numba.njit(cache=True, inline="always")
@@ -56,6 +63,59 @@ def undo_entries(down_to, index, entries):  # pragma: no cover
         e -= 1
         index[entries[1, e], entries[0, e]] = 0
     index[-1, 0] = e
+
+
+@numba.njit(cache=True, inline="always")
+def enter_prefix(q, prefix_values, prefix_offsets, walk):  # pragma: no cover
+    """Start prefix q of a shard (``prefix_values[prefix_offsets[q]:prefix_offsets[q + 1]]``,
+    rows bottom first) from the rows the walk holds (``walk``: a :class:`WalkArrays`): the rows
+    it shares with them stay, the ones above are dropped and what they interned is undone.
+    Returns (first, common, base): the kernel solves rows common … base − 1, row k of value
+    ``prefix_values[first + k]`` placed by :func:`place_row`, then walks the subtree from
+    ``rows[:base]`` (:func:`start_subtree`)."""
+    first, end = prefix_offsets[q], prefix_offsets[q + 1]
+    common = shared_depth(walk.rows, walk.st[0], prefix_values, first, end)
+    if common < walk.st[0]:
+        undo_entries(walk.entries_below[common], walk.index, walk.entries)
+    return first, common, end - first
+
+
+@numba.njit(cache=True, inline="always")
+def place_row(k, value, walk):  # pragma: no cover
+    """Row k of a prefix (:func:`enter_prefix`) placed in the walk's rows, before it is solved."""
+    walk.rows[k] = value
+    walk.sums[k + 1] = walk.sums[k] + walk.rows[k]
+    walk.entries_below[k] = walk.index[-1, 0]
+
+
+@numba.njit(cache=True, inline="always")
+def start_subtree(base, walk):  # pragma: no cover
+    """The walk's state (:func:`pipeline.partitions.walk_next`) at the prefix ``rows[:base]``:
+    it walks the prefix's subtree and never pops below it."""
+    walk.st[0] = base
+    walk.st[1] = base
+    walk.st[2] = 0
+    walk.nxt[base] = walk.rows[base - 1] if base > 0 else 1
+
+
+# pop_row and pushed_row run at every step of the walk: they take the walk's arrays, not the
+# WalkArrays, whose fields read at every step make the kernels compiled with reference counting
+# (the general moveset kernel) measurably slower (benchmarks/kernels_ab.py).
+@numba.njit(cache=True, inline="always")
+def pop_row(st, index, entries, entries_below):  # pragma: no cover
+    """After a POP: undo what the popped row interned (a row that completes a partition interns
+    nothing, so the call is skipped then). The arrays are the :class:`WalkArrays`' of those names."""
+    if index[-1, 0] > entries_below[st[0]]:
+        undo_entries(entries_below[st[0]], index, entries)
+
+
+@numba.njit(cache=True, inline="always")
+def pushed_row(st, index, entries_below):  # pragma: no cover
+    """After a PUSH: the index k of the row pushed (``rows[k]``), the interning stack's height
+    before it recorded (what a POP of it undoes down to)."""
+    k = st[0] - 1
+    entries_below[k] = index[-1, 0]
+    return k
 
 
 #: The record features are written in blocks of this many entries: a loop whose trip count is a
@@ -118,7 +178,7 @@ def push_row(
     k, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below, parts_rev,
     completes,
 ):  # pragma: no cover
-    """Bookkeeping of both moveset kernels once row k is solved: ``distinct_below[k+1]`` counts
+    """Bookkeeping of the board-game kernels once row k is solved: ``distinct_below[k+1]`` counts
     the distinct sub-partitions with two or more rows of rows[:k+1] (``new_ids`` of them in row
     k), ``gap_below[k+1]`` is the largest gap rows[i] - rows[i-1] (the one-row ones are exactly
     (1), …, (gap)), and, if the kernel writes them, the record features (:func:`push_features`;
@@ -236,13 +296,16 @@ class WalkArrays(NamedTuple):
     parts_rev: np.ndarray
 
 
-@numba.njit(cache=True)
+# inline: a kernel that allocates the arrays in its own body (the general moveset kernel) lets
+# LLVM know them for fresh allocations that alias nothing; from a call, the general kernel is
+# measurably slower (benchmarks/kernels_ab.py).
+@numba.njit(cache=True, inline="always")
 def walk_arrays(size):  # pragma: no cover
     """The walk's working arrays for diagrams of up to ``size`` - 2 rows and columns, as a
     :class:`WalkArrays`: the interning table of sub-partitions and its entry stack (see
     :func:`intern`), the rows and their sums, the walk's state
     (:func:`pipeline.partitions.walk_next`), and the per-row bookkeeping of ``push_row``.
-    Shared by :mod:`pipeline.games.lctr_downright` and :mod:`pipeline.games.lctr_downright_pair`."""
+    Every board-game kernel's."""
     ids = 2 * size + 1
     return WalkArrays(
         np.zeros((ids + 1, size), dtype=np.int32),  # index
@@ -315,3 +378,54 @@ def empty_outputs(records: int, part_values: int, largest_values: int,
         pool_array(records_f, np.int16),  # rank
         pool_array(records_f, np.int16),  # distinct_sizes
     )
+
+
+class PartitionWalkGame(Game):
+    """A game whose kernel walks the partitions of n (:mod:`pipeline.partitions`): the moveset
+    games and the non-repetitive ones. Each n is cut into the shards of
+    :func:`pipeline.partitions.plan_shards`, the same shards in the same order for every such
+    game, so that a run shares their partition columns (:attr:`record_order`)."""
+
+    parallel = True
+    #: Every such game has the same shards of every n, in the same order (plan_shards).
+    record_order = "partitions"
+
+    def __init__(self) -> None:
+        self._plans: dict[tuple[int, int], list[Shard]] = {}
+
+    def positions(self, n: int) -> int:
+        return partition_numbers(n)[n] if n >= 1 else 0
+
+    def plan(self, n: int, max_records: int) -> list[Shard]:
+        """The shards of n (:func:`pipeline.partitions.plan_shards`), planned once."""
+        key = (n, max_records)
+        if key not in self._plans:
+            self._plans[key] = plan_shards(n, max_records)
+        return self._plans[key]
+
+    def shard_count(self, n: int, max_records: int) -> int:
+        return len(self.plan(n, max_records))
+
+    def shard_records(self, n: int, shard: int, max_records: int) -> int:
+        """Records of one shard (the runner solves the largest shards of an n first)."""
+        return self.plan(n, max_records)[shard].records
+
+    def shard_inputs(self, n: int, shard: int, max_records: int, features: bool,
+                     ) -> tuple[Shard, np.ndarray, np.ndarray, KernelOutput]:
+        """A shard as a kernel takes it: its plan, its prefixes' values and offsets
+        (:func:`pipeline.partitions.flatten_prefixes`) and its output arrays
+        (:func:`empty_outputs`, the record features in them if ``features``)."""
+        spec = self.plan(n, max_records)[shard]
+        values, offsets = flatten_prefixes(spec.prefixes)
+        out = empty_outputs(spec.records, spec.part_values, spec.largest_values, features)
+        return spec, values, offsets, out
+
+
+def check_shard(label: str, n: int, shard: int, got: int, expected: int, full: str) -> None:
+    """Raise a RuntimeError unless a kernel solved the ``expected`` records of a shard: it
+    returns -1 when its class table is full (``full`` says which table holds too few) and the
+    number of records it wrote otherwise."""
+    if got < 0:
+        raise RuntimeError(f"{label} n={n} shard {shard}: more position classes than {full}")
+    if got != expected:
+        raise RuntimeError(f"{label} n={n} shard {shard}: {got} records, expected {expected}")

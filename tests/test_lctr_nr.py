@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 from harness import partitions
+from reference import mex
 
 from pipeline.games.generic import GenericGame
 from pipeline.rules import load_rules_file
@@ -29,13 +30,6 @@ def moves(p: Part, played: tuple[str, ...]) -> list[tuple[Part, tuple[str, ...]]
             continue
         out.append((q, played + (m,)))
     return out
-
-
-def mex(values: set[int]) -> int:
-    m = 0
-    while m in values:
-        m += 1
-    return m
 
 
 @cache

@@ -15,6 +15,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 from harness import cli, partitions
+from reference import mex
 
 from pipeline.games import get_game
 from pipeline.games.generic import GenericGame
@@ -45,13 +46,6 @@ def moves(p: Part, played: History) -> list[tuple[Part, History]]:
             continue
         out.append((q, window[-3:]))
     return out
-
-
-def mex(values: set[int]) -> int:
-    m = 0
-    while m in values:
-        m += 1
-    return m
 
 
 @cache

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from harness import partitions as harness_partitions
+from reference import mex
 
 from pipeline.search import list_searches, run_search
 
@@ -39,13 +40,6 @@ def sub(p: Part, i: int, j: int) -> Part:
 
 def conjugate(p: Part) -> Part:
     return tuple(sum(1 for x in p if x > j) for j in range(p[0])) if p else ()
-
-
-def mex(values: set[int]) -> int:
-    m = 0
-    while m in values:
-        m += 1
-    return m
 
 
 STEPS = {

@@ -125,9 +125,23 @@ def test_rules_the_rewrite_does_not_take_are_solved_by_their_generator(tmp_path)
 def test_other_uses_of_yield_keep_the_generator(tmp_path, body):
     path = tmp_path / "odd_rules.py"
     path.write_text("import numba\nGAME_ID = 'odd'\n\n@numba.njit\ndef options(p):\n" + body)
-    from pipeline.rules import rules_from_namespace
-
-    space: dict = {}
-    exec(compile(path.read_text(), str(path), "exec"), space)  # noqa: S102 - the test's own code
-    rules = rules_from_namespace(space, "odd")
+    rules = load_rules_file(path)[0]
+    assert generic._holds(compile(path.read_text(), str(path), "exec", dont_inherit=True),
+                          rules.options.py_func.__code__)  # the file is the function's source
     assert generic._writer(rules.options) is None
+
+
+def test_a_file_changed_since_it_was_loaded_keeps_the_loaded_rules(tmp_path):
+    # The rewrite reads the file again: a file edited since it was loaded (here, a move empties
+    # the last part instead of taking a box) must not give its new rules under the loaded label.
+    path = tmp_path / "edited_rules.py"
+    path.write_text(RULES.format(game="editedrm"))
+    rules = load_rules_file(path)[0]
+    want = [GenericGame(rules).solve_shard(n, 0, 1 << 20).column("sg") for n in range(1, 9)]
+    path.write_text(RULES.format(game="editedrm").replace("q[i] -= 1", "q[i] = 0"))
+    edited = load_rules_file(path)[0]
+    assert [GenericGame(edited).solve_shard(n, 0, 1 << 20).column("sg") for n in range(1, 9)] != want
+    generic._EXPANSIONS.pop(id(rules.options), None)  # as in a new process
+    assert generic._writer(rules.options) is None
+    got = [GenericGame(rules).solve_shard(n, 0, 1 << 20).column("sg") for n in range(1, 9)]
+    assert got == want

@@ -1,7 +1,8 @@
 """The generic solver: any impartial game given by its rules (:mod:`pipeline.rules`), as a
 :class:`~pipeline.games.base.Game` whose records are the board games' (docs/definitions.md §3–§6).
 
-A position is a small integer array; the rules' ``options(position)`` yields its options. The
+A position is a small integer array; the rules' ``options(position)`` yields its options
+(run as a plain function that writes each yielded option, :func:`expansion`). The
 values of a position do not depend on where play started, so one table of positions serves
 every start of a shard: an open-addressing hash table from a position's values to an id (each
 slot keeps its position's hash), and
@@ -27,9 +28,9 @@ start's own reachable positions are always held: ``states`` needs every one of t
 from __future__ import annotations
 
 import ast
-import inspect
-import textwrap
+import linecache
 import threading
+import types
 from typing import TYPE_CHECKING, Any
 
 import numba
@@ -311,6 +312,12 @@ class _Yields(ast.NodeTransformer):
     visit_Lambda = visit_FunctionDef  # type: ignore[assignment]
 
 
+def _holds(compiled: types.CodeType, code: types.CodeType) -> bool:
+    """Whether ``code`` is ``compiled`` or one of the code objects it defines."""
+    return compiled == code or any(_holds(c, code) for c in compiled.co_consts
+                                   if isinstance(c, types.CodeType))
+
+
 def _writer(options: Any) -> Any:
     """The rules' ``options`` generator as a compiled function of (position, values, lengths,
     total) that writes each option where it is yielded (:func:`_emit`), or None when its source
@@ -322,14 +329,25 @@ def _writer(options: Any) -> Any:
     py = getattr(options, "py_func", None)
     if py is None or py.__closure__:
         return None
+    code = py.__code__
+    # The file as it is now holds the function only if it compiles to the function's code (a
+    # file changed since it was loaded must not give other rules under the same label).
+    linecache.checkcache(code.co_filename)
+    text = "".join(linecache.getlines(code.co_filename, py.__globals__))
     try:
-        source = textwrap.dedent(inspect.getsource(py))
-        tree = ast.parse(source)
-    except (OSError, TypeError, SyntaxError):
+        module = ast.parse(text)
+        compiled = compile(module, code.co_filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
         return None
-    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.FunctionDef):
+    if not _holds(compiled, code):
         return None
-    fn = tree.body[0]
+    fn = next((node for node in ast.walk(module) if isinstance(node, ast.FunctionDef)
+               and node.name == code.co_name
+               and min([node.lineno] + [d.lineno for d in node.decorator_list])
+               == code.co_firstlineno), None)
+    if fn is None:
+        return None
+    tree = ast.Module([fn], [])
     args = fn.args
     if (len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg
             or args.kwarg or args.defaults):
@@ -342,11 +360,10 @@ def _writer(options: Any) -> Any:
     fn.name = "_partgames_writer"
     fn.args.args += [ast.arg(a) for a in _SINK]
     ast.fix_missing_locations(tree)
-    ast.increment_lineno(tree, py.__code__.co_firstlineno - 1)
     space = dict(py.__globals__)
     space[_EMIT] = _emit
     try:
-        exec(compile(tree, py.__code__.co_filename, "exec"), space)  # noqa: S102 - the rules' own code
+        exec(compile(tree, py.__code__.co_filename, "exec", dont_inherit=True), space)  # noqa: S102 - the rules' own code
     except Exception:  # the rules as they are, by their generator
         return None
     return numba.njit(nogil=True)(space[fn.name])

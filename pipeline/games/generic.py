@@ -1,7 +1,8 @@
 """The generic solver: any impartial game given by its rules (:mod:`pipeline.rules`), as a
 :class:`~pipeline.games.base.Game` whose records are the board games' (docs/definitions.md §3–§6).
 
-A position is a small integer array; the rules' ``options(position)`` yields its options. The
+A position is a small integer array; the rules' ``options(position)`` yields its options
+(run as a plain function that writes each yielded option, :func:`expansion`). The
 values of a position do not depend on where play started, so one table of positions serves
 every start of a shard: an open-addressing hash table from a position's values to an id (each
 slot keeps its position's hash), and
@@ -26,7 +27,10 @@ start's own reachable positions are always held: ``states`` needs every one of t
 
 from __future__ import annotations
 
+import ast
+import linecache
 import threading
+import types
 from typing import TYPE_CHECKING, Any
 
 import numba
@@ -252,31 +256,155 @@ _EXPANSIONS: dict[int, tuple[object, object]] = {}
 _EXPANSIONS_LOCK = threading.Lock()
 
 
+@numba.njit(cache=True, nogil=True)
+def _emit(q, values, lengths, total):  # pragma: no cover - compiled
+    """Write the option ``q`` after the ``total[1]`` options of ``total[0]`` values already
+    written; options past the arrays' room are counted, not written: the caller grows them and
+    asks again (the rules are deterministic)."""
+    pos = total[0]
+    k = total[1]
+    length = q.shape[0]
+    if k < lengths.shape[0] and pos + length <= values.shape[0]:
+        for i in range(length):
+            values[pos + i] = q[i]
+        lengths[k] = length
+    total[0] = pos + length
+    total[1] = k + 1
+
+
+_EMIT = "_partgames_emit"
+_SINK = ("_partgames_values", "_partgames_lengths", "_partgames_total")
+
+
+class _Yields(ast.NodeTransformer):
+    """``yield q`` as a statement becomes ``_emit(q, values, lengths, total)``; any other use
+    of ``yield`` (a value, ``yield from``, a nested function) leaves the rules as they are."""
+
+    def __init__(self) -> None:
+        self.plain = True
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        if isinstance(node.value, ast.Yield) and node.value.value is not None:
+            call = ast.Call(ast.Name(_EMIT, ast.Load()),
+                            [self.visit(node.value.value), *(ast.Name(a, ast.Load()) for a in _SINK)],
+                            [])
+            return ast.copy_location(ast.Expr(ast.copy_location(call, node)), node)
+        return self.generic_visit(node)
+
+    def visit_Yield(self, node: ast.Yield) -> ast.AST:
+        self.plain = False
+        return node
+
+    def visit_YieldFrom(self, node: ast.YieldFrom) -> ast.AST:
+        self.plain = False
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        if node.value is not None:
+            self.plain = False
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        self.plain = False
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+    visit_Lambda = visit_FunctionDef  # type: ignore[assignment]
+
+
+def _holds(compiled: types.CodeType, code: types.CodeType) -> bool:
+    """Whether ``code`` is ``compiled`` or one of the code objects it defines."""
+    return compiled == code or any(_holds(c, code) for c in compiled.co_consts
+                                   if isinstance(c, types.CodeType))
+
+
+def _writer(options: Any) -> Any:
+    """The rules' ``options`` generator as a compiled function of (position, values, lengths,
+    total) that writes each option where it is yielded (:func:`_emit`), or None when its source
+    does not allow it (no source, a closure, ``yield`` other than as a statement).
+
+    Why: numba's generators never free what they yield nor their arguments (numba issues 1807
+    and 5350): solving by the generator keeps every option ever yielded, some hundred bytes an
+    option, gigabytes for one start of chomp at n = 66. A plain function frees them."""
+    py = getattr(options, "py_func", None)
+    if py is None or py.__closure__:
+        return None
+    code = py.__code__
+    # The file as it is now holds the function only if it compiles to the function's code (a
+    # file changed since it was loaded must not give other rules under the same label).
+    linecache.checkcache(code.co_filename)
+    text = "".join(linecache.getlines(code.co_filename, py.__globals__))
+    try:
+        module = ast.parse(text)
+        compiled = compile(module, code.co_filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
+    if not _holds(compiled, code):
+        return None
+    fn = next((node for node in ast.walk(module) if isinstance(node, ast.FunctionDef)
+               and node.name == code.co_name
+               and min([node.lineno] + [d.lineno for d in node.decorator_list])
+               == code.co_firstlineno), None)
+    if fn is None:
+        return None
+    tree = ast.Module([fn], [])
+    args = fn.args
+    if (len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg
+            or args.kwarg or args.defaults):
+        return None
+    yields = _Yields()
+    fn.body = [yields.visit(statement) for statement in fn.body]
+    if not yields.plain:
+        return None
+    fn.decorator_list = []
+    fn.name = "_partgames_writer"
+    fn.args.args += [ast.arg(a) for a in _SINK]
+    ast.fix_missing_locations(tree)
+    space = dict(py.__globals__)
+    space[_EMIT] = _emit
+    try:
+        exec(compile(tree, py.__code__.co_filename, "exec", dont_inherit=True), space)  # noqa: S102 - the rules' own code
+    except Exception:  # the rules as they are, by their generator
+        return None
+    return numba.njit(nogil=True)(space[fn.name])
+
+
 def expansion(options: Any) -> Any:
     """The rules' ``options`` generator as a compiled function of type :data:`EXPAND`, which
     :func:`solve_starts` (compiled once, cached) calls: only this small function is compiled
-    for each rules, once per process (about 1 s)."""
+    for each rules, once per process (about 1 s). It runs the rules' source with each
+    ``yield q`` writing q at once (:func:`_writer`), and the generator itself only when its
+    source does not allow that (docs/rules.md: such rules keep what they yield until the
+    process ends)."""
     with _EXPANSIONS_LOCK:
         found = _EXPANSIONS.get(id(options))
         if found is not None and found[0] is options:
             return found[1]
-
-        @numba.njit(EXPAND, nogil=True)
-        def expand(position, values, lengths, total):  # pragma: no cover - compiled
-            # Options past the arrays' room are counted, not written: the caller grows them
-            # and asks again (the rules are deterministic).
-            k = 0
-            pos = 0
-            for q in options(position):
-                length = q.shape[0]
-                if k < lengths.shape[0] and pos + length <= values.shape[0]:
-                    for i in range(length):
-                        values[pos + i] = q[i]
-                    lengths[k] = length
-                pos += length
-                k += 1
-            total[0] = pos
-            return k
+        writer = _writer(options)
+        if writer is not None:
+            @numba.njit(EXPAND, nogil=True)
+            def expand(position, values, lengths, total):  # pragma: no cover - compiled
+                counts = np.zeros(2, np.int64)
+                writer(position, values, lengths, counts)
+                total[0] = counts[0]
+                return counts[1]
+        else:
+            @numba.njit(EXPAND, nogil=True)
+            def expand(position, values, lengths, total):  # pragma: no cover - compiled
+                # Options past the arrays' room are counted, not written: the caller grows them
+                # and asks again (the rules are deterministic).
+                k = 0
+                pos = 0
+                for q in options(position):
+                    length = q.shape[0]
+                    if k < lengths.shape[0] and pos + length <= values.shape[0]:
+                        for i in range(length):
+                            values[pos + i] = q[i]
+                        lengths[k] = length
+                    pos += length
+                    k += 1
+                total[0] = pos
+                return k
 
         _EXPANSIONS[id(options)] = (options, expand)
         return expand

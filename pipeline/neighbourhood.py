@@ -58,25 +58,6 @@ NEIGHBOURS: tuple[tuple[str, str], ...] = (
 )
 
 
-#: Per neighbour, the records of n < ``hi`` (``conj``: of lo..hi) that are that neighbour of some
-#: partition of an n in lo..hi, by their own integer columns (``{lo}``, ``{hi}``): exactly the
-#: records a join pass over every record of those n needs, without a semi-join on its keys.
-#: With the partition λ of n_λ and μ its neighbour of n_μ (every λ of n_λ in lo..hi counted):
-#: T(λ) = μ iff λ = (x, μ) with x >= μ1, so some λ has it iff n_μ + μ1 <= hi; L(λ) = μ likewise
-#: with μ's columns (its number of parts r_μ); λ[1,1] = μ iff λ1 >= μ1 + 1, r_λ >= r_μ + 1 and
-#: λ1 + r_λ − 1 = n_λ − n_μ, so iff n_μ + μ1 + r_μ + 1 <= hi; λ[2,0] = μ iff λ1 >= λ2 >= μ1 and
-#: λ1 + λ2 = n_λ − n_μ, so iff n_μ + 2·μ1 <= hi, and λ[0,2] with columns; the conjugate is a
-#: bijection of the partitions of each n. (λ⁻ has no such form: its join keeps the semi-join.)
-IMAGES: dict[str, str] = {
-    "t": "n + largest <= {hi}",
-    "l": "n + num_parts <= {hi}",
-    "d": "n + largest + num_parts + 1 <= {hi}",
-    "tt": "n + 2 * largest <= {hi}",
-    "ll": "n + 2 * num_parts <= {hi}",
-    "conj": "n BETWEEN {lo} AND {hi}",
-}
-
-
 def neighbours_read(text: str) -> dict[str, tuple[str, ...]]:
     """The neighbours whose columns ``text`` names (``t_sg``, ``conj_key``, …), each with the
     columns named, in :data:`NEIGHBOURS` and :data:`COLUMNS` order: the joins a pass needs, and
@@ -104,7 +85,7 @@ def _columns(alias: str, neighbours: dict[str, tuple[str, ...]]) -> str:
 
 def neighbourhood_sql(source: str, keys: str | None = None, lo: int | None = None,
                       hi: int | None = None, neighbours: dict[str, tuple[str, ...]] | None = None,
-                      sources: dict[str, str] | None = None, whole: bool = False) -> str:
+                      sources: dict[str, str] | None = None) -> str:
     """The neighbourhood rows of the records of ``source`` (a view, or ``query_table(…)``).
 
     ``keys`` None: the keys are computed from the record's lists. Otherwise ``keys`` names a
@@ -113,10 +94,7 @@ def neighbourhood_sql(source: str, keys: str | None = None, lo: int | None = Non
     (a follower has a smaller n, the conjugate the same). ``neighbours``: only these are joined,
     each with the columns given (default: all, with every column). ``sources``: per neighbour, a
     query over the records of ``source`` that holds every record its keys name (the files that
-    hold them), read instead of ``source``. ``whole``: the keys are those of every record of
-    each n in ``lo``..``hi``, so a neighbour of :data:`IMAGES` is read by its condition on the
-    record's integer columns instead of a semi-join on the keys (the same records: at n = 70,
-    the semi-joins took 12.6 of the pass's 43 CPU-seconds)."""
+    hold them), read instead of ``source``."""
     if neighbours is None:
         neighbours = {p: COLUMNS for p, _ in NEIGHBOURS}
     if keys is None:
@@ -138,8 +116,7 @@ def neighbourhood_sql(source: str, keys: str | None = None, lo: int | None = Non
         if keys is not None:
             # only the records some key names: the join's hash table then holds a pass's
             # neighbours, not every record below its n (at n <= 80, 123 M a game)
-            named = (IMAGES[prefix].format(lo=lo, hi=hi) if whole and prefix in IMAGES else
-                     f"record_key(n, ordinal) IN (SELECT {prefix}_key FROM {keys})")
+            named = f"record_key(n, ordinal) IN (SELECT {prefix}_key FROM {keys})"
             where += f" AND {named}" if where else f" WHERE {named}"
         cols = "".join(f", {c}" for c in names)
         joins.append(f"LEFT JOIN (SELECT record_key(n, ordinal) AS key_{cols} FROM {src}{where}) "

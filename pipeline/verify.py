@@ -520,16 +520,11 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     files = record_files(con, list(nb))
     size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
 
-    shaped = {game for game in nb if {"largest", "num_parts"} <= set(view_columns(con, game))}
-
-    def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object,
-                   whole: bool = False) -> None:
+    def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
         """The game's records of ``ns`` with the keys registered: counted, or, when their joins
-        outgrow DuckDB's memory, counted in two halves of the keys' pieces. ``whole``: the keys
-        are every record of each n in ``ns``'s range (the neighbours are read by their integer
-        columns, :data:`pipeline.neighbourhood.IMAGES`)."""
+        outgrow DuckDB's memory, counted in two halves of the keys' pieces."""
         rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
-                                 _sources(files.get(game), keys, used[game]), whole and game in shaped)
+                                 _sources(files.get(game), keys, used[game]))
         try:
             count(game, sts, f"({rows})")
         except duckdb.OutOfMemoryException:
@@ -554,10 +549,8 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                     continue
                 for st in sts:
                     out[st.id].seconds += share / len(sts)
-                whole = all(s == 0 and c >= by_n[n] for n, s, c in pieces if n in by_n) and \
-                    set(range(min(ns), max(ns) + 1)) <= set(ns)
                 try:
-                    count_pass(game, sts, ns, keys, whole)
+                    count_pass(game, sts, ns, keys)
                 except duckdb.Error as exc:  # its statements are errors; the other games go on
                     failed.add(game)
                     for st in sts:
@@ -888,11 +881,6 @@ class RecordFiles:
         if not files:
             return f"SELECT * FROM {quote_name(self.game)} WHERE false"
         return read_files_sql(files, self.game)
-
-
-def view_columns(con: duckdb.DuckDBPyConnection, view: str) -> list[str]:
-    """The column names of a view (or table) of ``con``."""
-    return [d[0] for d in con.execute(f"SELECT * FROM {quote_name(view)} LIMIT 0").description]
 
 
 def record_files(con: duckdb.DuckDBPyConnection, games: list[str]) -> dict[str, RecordFiles]:

@@ -18,7 +18,7 @@ import pytest
 from harness import partitions
 
 from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys
-from pipeline.neighbourhood import IMAGES, neighbourhood_sql, neighbours_read
+from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
 from pipeline.query import connect, view_files
 from pipeline.verify import NEIGHBOUR_KEYS, fused_counts, load_catalogue, parse_statement, record_files
 
@@ -64,15 +64,13 @@ def test_neighbours_read_names_the_joins() -> None:
     assert neighbours_read("tt_sg = t_sg AND ll_key > 0") == {"t": ("sg",), "tt": ("sg",), "ll": ()}
 
 
-@pytest.mark.parametrize("whole", [False, True])
 @pytest.mark.parametrize("game", ["lctr", "downright", "king", "pawn"])
-def test_join_pass_rows_equal_the_macro(small_store: Path, game: str, whole: bool) -> None:
-    """Every row and column of verify's pass equals the macro's, for every n of the store, with
-    the neighbours read by a semi-join on their keys or (``whole``) by their own columns."""
+def test_join_pass_rows_equal_the_macro(small_store: Path, game: str) -> None:
+    """Every row and column of verify's pass equals the macro's, for every n of the store."""
     con = connect(small_store)
     pieces = [(n, 0, len(list(partitions(n)))) for n in range(1, 15)]
     con.register(NEIGHBOUR_KEYS, neighbour_key_table(pieces))
-    fast = neighbourhood_sql(f'"{game}"', NEIGHBOUR_KEYS, 1, 14, whole=whole)
+    fast = neighbourhood_sql(f'"{game}"', NEIGHBOUR_KEYS, 1, 14)
     rows = con.execute(f"SELECT count(*) FROM ({fast})").fetchall()[0][0]
     assert rows == con.execute(f'SELECT count(*) FROM "{game}"').fetchall()[0][0]
     macro = f"SELECT * FROM neighbourhood('{game}')"
@@ -80,30 +78,6 @@ def test_join_pass_rows_equal_the_macro(small_store: Path, game: str, whole: boo
         differ = con.execute(f"SELECT count(*) FROM (SELECT * FROM ({one}) EXCEPT ALL "
                              f"SELECT * FROM ({other}))").fetchall()[0][0]
         assert differ == 0
-
-
-@pytest.mark.parametrize("lo", [1, 6, 14])
-def test_image_conditions_read_exactly_the_neighbours(lo: int) -> None:
-    """:data:`IMAGES`, each neighbour's condition on its own n, largest part and number of parts,
-    holds for exactly the partitions that are that neighbour of some partition of an n in
-    lo..14, from the definitions (T drops the first row, L one cell of every row, λ[1,1] both,
-    λ[2,0] two rows, λ[0,2] two cells of every row; the conjugate)."""
-    hi = 14
-    subjects = [p for n in range(lo, hi + 1) for p in partitions(n)]
-    images = {"t": {p[1:] for p in subjects},
-              "l": {tuple(x - 1 for x in p if x > 1) for p in subjects},
-              "d": {tuple(x - 1 for x in p[1:] if x > 1) for p in subjects},
-              "tt": {p[2:] for p in subjects},
-              "ll": {tuple(x - 2 for x in p if x > 2) for p in subjects},
-              "conj": {conjugate(p) for p in subjects}}
-    every = [tuple(p) for n in range(1, hi + 1) for p in partitions(n)]
-    con = duckdb.connect()
-    con.execute("CREATE TABLE r (i INTEGER, n INTEGER, largest INTEGER, num_parts INTEGER)")
-    con.executemany("INSERT INTO r VALUES (?, ?, ?, ?)",
-                    [(i, sum(p), p[0], len(p)) for i, p in enumerate(every)])
-    for prefix, condition in IMAGES.items():
-        rows = con.execute(f"SELECT i FROM r WHERE {condition.format(lo=lo, hi=hi)}").fetchall()
-        assert {every[i] for i, in rows} == images[prefix] - {()}, prefix
 
 
 def test_a_missing_neighbour_is_a_counterexample(small_store: Path, tmp_path: Path) -> None:

@@ -289,7 +289,9 @@ def _solve_all(client: distributed.Client, store_root: Path,
                 # result is fetched, Dask computes the task again (on a worker yet to come), so
                 # the fetch is bounded and the task waits on.
                 worker, results = future.result(timeout=FETCH_TIMEOUT)
-            except TimeoutError:
+            except (TimeoutError, distributed.comm.CommClosedError):
+                # A connection closed under the fetch (the scheduler's or a worker's): the task
+                # waits on, and the next sweep finds the scheduler lost or the workers gone.
                 waiting.append(future)
                 continue
             except distributed.client.FutureCancelledError as exc:

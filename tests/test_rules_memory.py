@@ -11,6 +11,7 @@ from pathlib import Path
 import numba
 import numpy as np
 import pytest
+from harness import partitions
 from numba.core.runtime import _nrt_python, rtsys
 
 from pipeline.games import generic
@@ -19,16 +20,6 @@ from pipeline.partitions import partition_numbers
 from pipeline.rules import Rules, load_rules_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-
-
-def _partitions(n: int, most: int | None = None):
-    most = n if most is None else most
-    if n == 0:
-        yield ()
-        return
-    for first in range(min(n, most), 0, -1):
-        for rest in _partitions(n - first, first):
-            yield (first, *rest)
 
 
 def _unfreed(solve) -> int:
@@ -62,7 +53,7 @@ def test_the_rewritten_rules_give_the_generators_options(name):
     rules = load_rules_file(EXAMPLES / f"{name}_rules.py")[0]
     import pyarrow as pa
 
-    lambdas = [lam for n in range(1, 11) for lam in _partitions(n)]
+    lambdas = [lam for n in range(1, 11) for lam in partitions(n)]
     got = options_arrow(rules, pa.array([list(lam) for lam in lambdas], pa.list_(pa.int64())))
     want = [[list(map(int, q)) for q in rules.options(np.array(lam, np.int64))] for lam in lambdas]
     assert got.to_pylist() == want

@@ -376,6 +376,8 @@ def _main(argv: list[str] | None) -> int:
     # Each command imports only what it uses: sql, verify and search start without numba and
     # the kernels (docs/performance.md), run without DuckDB.
     try:
+        if args.command in DUCKDB_COMMANDS:
+            signals.load("duckdb")  # a signal inside DuckDB's loading would abort the process
         return COMMANDS[args.command](args)
     except PartgamesError as exc:
         print(f"partgames: error: {exc}", file=sys.stderr)
@@ -667,6 +669,9 @@ def _report(args: argparse.Namespace) -> int:
 
 
 #: Each command's function: its arguments (parsed by :func:`_parser`) to its exit status.
+#: The commands that query with DuckDB; they load it first, where a signal cannot abort it.
+DUCKDB_COMMANDS = frozenset({"check", "sql", "verify", "search", "draw", "report"})
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run,
     "check": _check,

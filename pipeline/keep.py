@@ -198,7 +198,9 @@ class KeepFilter:
             return KeepFilter(text.lower())
         if not text:
             raise KeepError("--keep is empty (all, none, or a SQL condition such as 'sg = 0')")
-        import duckdb
+        from pipeline import signals
+
+        duckdb = signals.load("duckdb")  # the run's start: a signal inside would abort (signals.py)
 
         keep = KeepFilter(text)
         check_condition(text)

@@ -24,6 +24,7 @@ the shell's status for a process ended by SIGTERM).
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -49,6 +50,7 @@ class _State:
         self.stopping = False  # its exception has been raised: the command is ending
         self.reported = False  # the command's line on the stop is printed
         self.query: Any = None  # the DuckDB connection of the running query, if any
+        self.deferred = 0  # inside deferred(): a signal is noted, raised when it ends
         self.lock = threading.Lock()
 
 
@@ -64,8 +66,10 @@ def _on_signal(signum: int, _frame: object) -> None:
     with _state.lock:
         if _state.received != signal.SIGTERM:  # SIGTERM after Ctrl-C still means terminated
             _state.received = signum
-        if _state.query is not None or _state.stopping:
-            return  # the watcher interrupts the query (stoppable raises), or the command is ending
+        if _state.query is not None or _state.stopping or _state.deferred:
+            # the watcher interrupts the query (stoppable raises), or the command is ending, or
+            # an extension is loading and deferred() raises when it is loaded
+            return
         _state.stopping = True
     raise _exception(signum)
 
@@ -130,6 +134,37 @@ def handled() -> Iterator[None]:
         ending = _state.stopping and old.get(signal.SIGINT) is interrupted_early
         for signum, handler in old.items():
             signal.signal(signum, signal.SIG_IGN if ending else handler)
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Signals that arrive inside are raised when it ends, not inside.
+
+    For loading DuckDB: its module is built with nanobind, and an exception raised in a Python
+    callback while nanobind builds the module's types (an enum's members are set from Python)
+    aborts the process with "Critical nanobind error" and a C++ backtrace, not a Python
+    exception that the command can report in one line.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    with _state.lock:
+        _state.deferred += 1
+    try:
+        yield
+    finally:
+        with _state.lock:
+            _state.deferred -= 1
+    if _state.deferred == 0:
+        signum = _stop_now()
+        if signum is not None:  # the signal came while the extension loaded: stop now
+            raise _exception(signum)
+
+
+def load(module: str) -> Any:
+    """Import ``module`` (DuckDB) with signals :func:`deferred` until it is loaded."""
+    with deferred():
+        return importlib.import_module(module)
 
 
 @contextlib.contextmanager

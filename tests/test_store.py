@@ -468,6 +468,58 @@ def test_ctrl_c_while_the_command_starts_is_one_line(small_store: Path) -> None:
             assert "count_star()" in out and "(1 row)" in out, out
 
 
+#: A `partgames` process that sends itself SIGINT from the first enum DuckDB's extension module
+#: creates while it loads: the moment a Ctrl-C at start-up once landed by chance. nanobind then
+#: aborts the process ("Critical nanobind error") if the signal's exception is raised there.
+_SIGINT_INSIDE_DUCKDB_LOADING = """
+import enum, os, signal, sys
+sys.argv[0] = 'partgames'
+real_call = enum.EnumType.__call__
+
+def call(*args, **kwargs):
+    enum.EnumType.__call__ = real_call
+    os.kill(os.getpid(), signal.SIGINT)
+    return real_call(*args, **kwargs)
+
+class Loader:
+    def __init__(self, real):
+        self.real = real
+    def create_module(self, spec):
+        return self.real.create_module(spec)
+    def exec_module(self, module):
+        enum.EnumType.__call__ = call
+        return self.real.exec_module(module)
+
+class Finder:
+    def find_spec(self, name, path=None, target=None):
+        if name != '_duckdb':
+            return None
+        for finder in sys.meta_path[1:]:
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                spec.loader = Loader(spec.loader)
+                return spec
+
+sys.meta_path.insert(0, Finder())
+from pipeline.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("command", [["sql", "SELECT count(*) FROM records"], ["check"],
+                                     ["run", "--games", "lctr", "--max-n", "3", "--keep", "sg = 0"]])
+def test_ctrl_c_while_duckdb_loads_is_one_line(small_store: Path, tmp_path: Path, command: list[str]) -> None:
+    """SIGINT inside DuckDB's loading (sql and check load it first, a filtering run as it starts):
+    noted there and raised once it is loaded, so one line and 130, not nanobind's abort."""
+    store = tmp_path / "fresh" if command[0] == "run" else small_store
+    p = subprocess.run([sys.executable, "-c", _SIGINT_INSIDE_DUCKDB_LOADING, command[0],
+                        "--results", str(store), *command[1:]],
+                       capture_output=True, text=True, timeout=120)
+    hint = "; finished shards are kept, rerun to resume" if command[0] == "run" else ""
+    assert (p.returncode, p.stderr, p.stdout) == (130, f"partgames: interrupted{hint}\n", ""), \
+        p.stderr[-2000:]
+
+
 def test_verify_on_a_full_disk_leaves_no_temporary_file(small_store: Path, tmp_path: Path, monkeypatch,
                                                         capsys) -> None:
     import errno

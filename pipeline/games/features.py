@@ -523,6 +523,40 @@ def neighbour_keys(n: int, start: int = 0, count: int | None = None) -> tuple[np
     return out
 
 
+@numba.njit(cache=True, nogil=True)
+def _keys_by_n(keys, out_order, out_starts):  # pragma: no cover - compiled
+    """A counting sort of ``keys`` by the n they name (``key >> KEY_SHIFT``): ``out_order`` (one
+    slot per key) receives the positions of the keys of n = 0, then 1, …, each in its order, and
+    ``out_starts[m]`` … ``out_starts[m + 1]`` bounds those of n = m (``out_starts`` has one slot
+    per n up to the largest, plus one)."""
+    for i in range(keys.shape[0]):
+        out_starts[(keys[i] >> 40) + 1] += 1
+    for m in range(1, out_starts.shape[0]):
+        out_starts[m] += out_starts[m - 1]
+    fill = out_starts[:-1].copy()
+    for i in range(keys.shape[0]):
+        m = keys[i] >> 40
+        out_order[fill[m]] = i
+        fill[m] += 1
+
+
+def keys_by_n(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions of ``keys`` (record keys ``n << 40 | ordinal``, 0 for ()) grouped by the n
+    they name: ``order[starts[m]:starts[m + 1]]`` are the positions of the keys of partitions of
+    m, in their order (a stable counting sort, one pass over the keys and one over the n).
+
+    >>> order, starts = keys_by_n(np.array([(2 << 40) | 1, 0, 1 << 40, 2 << 40], np.int64))
+    >>> order.tolist(), starts.tolist()
+    ([1, 2, 0, 3], [0, 1, 2, 4])
+    """
+    keys = np.ascontiguousarray(keys, np.int64)
+    top = int(keys.max() >> KEY_SHIFT) if len(keys) else 0
+    order = np.empty(len(keys), np.int64)
+    starts = np.zeros(top + 2, np.int64)
+    _keys_by_n(keys, order, starts)
+    return order, starts
+
+
 def partition_at(ns: pa.Array, ordinals: pa.Array) -> pa.Array:
     """The partition (parts non-increasing) of each ``n`` at each ``ordinal`` in the walk's order:
     what a record's ``parts`` holds, from its integer columns, so that a query reads a list only

@@ -12,5 +12,8 @@
 -- where: is_shape(shape, 'quadrated')
 -- assert: sg = 0
 -- label_2: L(T(λ)) = λ[1,1]
--- where_2: is_shape(shape, 'quadrated') AND len(d_parts) > 1 AND d_parts[1] > 1
+-- A quadrated λ = (λ1, …, λk) has λ1 = λ2 (each part occurs an even number of times) and every
+-- part at least 2, so λ[1,1] = (λ2 − 1, …, λk − 1) has k − 1 parts and first part λ1 − 1: it is
+-- a row (n) iff k = 2, and a column (1^n) iff λ1 = 2.
+-- where_2: is_shape(shape, 'quadrated') AND num_parts > 2 AND largest > 2
 -- assert_2: d_sg = 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 import duckdb
 import numpy as np
@@ -64,23 +65,33 @@ def _empty_value(column: str) -> bool | int:
     return text == "true" if text in ("true", "false") else int(text)
 
 
+class Columns(NamedTuple):
+    """Some records of one n, as read: per column its values and whether each is present (not
+    NULL), row by row, and where each ordinal's row is: the rows are runs of consecutive
+    ordinals (run r: ``run_length[r]`` ordinals from ``run_first[r]``, at rows from
+    ``run_row[r]``), in increasing order."""
+    values: dict[str, tuple[np.ndarray, np.ndarray]]
+    run_first: np.ndarray
+    run_row: np.ndarray
+    run_length: np.ndarray
+
+
 class RecordArrays:
-    """A game's records of one n at a time, as arrays indexed by ordinal: per column its values
-    and whether each is present (its record read and its value not NULL).
+    """A game's records of one n at a time (:class:`Columns`).
 
-    ``source(m)``: a query over the game's records that holds every record of n = m (the files
-    of m, or the view), or None where the store holds none. ``sizes[m]`` is p(m), the number of
-    ordinals of m."""
+    ``source(m, ordinals)``: a query over the game's records that holds every record of n = m
+    at ``ordinals`` (a list of integer arrays; the files they fall in, or the view), or None
+    where the store holds none. ``sizes[m]`` is p(m), the number of ordinals of m."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, source: Callable[[int], str | None],
-                 sizes: np.ndarray) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection,
+                 source: Callable[[int, list[np.ndarray]], str | None], sizes: list[int]) -> None:
         self.con, self.source, self.sizes = con, source, sizes
 
-    def read(self, m: int, columns: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
-        """The columns of the records of ``m``: per column (values, present), or None where
-        the store holds no record of ``m``. A record at an ordinal outside 0 … p(m) − 1 is
-        damage, not data, and raises."""
-        query = self.source(m)
+    def read(self, m: int, columns: list[str], ordinals: list[np.ndarray]) -> Columns | None:
+        """The columns of the records of ``m`` at ``ordinals`` at least, or None where the store
+        holds no record of ``m``. A record at an ordinal outside 0 … p(m) − 1 is damage, not
+        data, and raises."""
+        query = self.source(m, ordinals)
         if query is None:
             return None
         table = self.con.sql(f"SELECT ordinal, {', '.join(columns)} FROM ({query}) "
@@ -92,23 +103,35 @@ class RecordArrays:
         at = ordinal.to_numpy()
         if len(at) and (at.min() < 0 or at.max() >= size):
             raise ValueError(f"a record of n = {m} at ordinal {int(at.max())}, past p({m}) = {size}")
-        # the files of m in order hold its ordinals in order: then the columns are the arrays
-        in_order = len(at) == size and (size == 0 or (at[0] == 0 and bool(np.all(np.diff(at) == 1))))
-        out = {}
+        values = {}
         for c in columns:
             col = table.column(c)
-            values = pc.fill_null(col, _empty_value(c)).to_numpy(zero_copy_only=False) if col.null_count \
-                else col.to_numpy(zero_copy_only=False)
-            present = pc.is_valid(col).to_numpy(zero_copy_only=False) if col.null_count \
-                else np.ones(len(at), bool)
-            if not in_order:
-                values, present = _at_ordinals(values, at, size), _at_ordinals(present, at, size)
-            out[c] = values, present
-        return out
+            if col.null_count:
+                values[c] = (pc.fill_null(col, _empty_value(c)).to_numpy(zero_copy_only=False),
+                             pc.is_valid(col).to_numpy(zero_copy_only=False))
+            else:
+                values[c] = col.to_numpy(zero_copy_only=False), np.ones(len(at), bool)
+        # A file of m holds consecutive ordinals, and DuckDB returns a file's row groups whole,
+        # in some order: the rows are runs of consecutive ordinals, found by run once sorted.
+        # Runs that overlap (records twice, which the store's checks report) are placed at their
+        # ordinals first: one run.
+        breaks = np.flatnonzero(np.diff(at) != 1) + 1
+        run_row = np.concatenate(([0], breaks)).astype(np.int64) if len(at) else np.zeros(0, np.int64)
+        run_first = at[run_row].astype(np.int64)
+        run_length = np.diff(np.concatenate((run_row, [len(at)]))).astype(np.int64)
+        by_first = np.argsort(run_first, kind="stable")
+        run_first, run_row, run_length = run_first[by_first], run_row[by_first], run_length[by_first]
+        if len(run_first) > 1 and not np.all(run_first[1:] >= run_first[:-1] + run_length[:-1]):
+            for c, (v, present) in values.items():
+                values[c] = _at_ordinals(v, at, size), _at_ordinals(present, at, size)
+            run_first, run_row, run_length = (np.zeros(1, np.int64), np.zeros(1, np.int64),
+                                              np.array([size], np.int64))
+        return Columns(values, run_first, run_row, run_length)
 
 
 def _at_ordinals(values: np.ndarray, at: np.ndarray, size: int) -> np.ndarray:
-    """``values`` of the records at ordinals ``at``, placed at their ordinals (0 elsewhere)."""
+    """``values`` of the records at ordinals ``at``, placed at their ordinals (0, absent,
+    elsewhere)."""
     out = np.zeros(size, values.dtype)
     out[at] = values
     return out
@@ -124,7 +147,7 @@ def neighbourhood_table(own: pa.Table, keys: pa.Table, neighbours: dict[str, tup
     ordinal and each neighbour's key, n non-decreasing, one run of consecutive ordinals per n),
     and holds a row for every record of ``own``.
     """
-    from pipeline.games.features import keys_by_n  # numba: only here
+    from pipeline.games.features import gather, keys_by_n, rows_at  # numba: only here
 
     pos = _positions(keys, own)
     size = len(own)
@@ -145,22 +168,22 @@ def neighbourhood_table(own: pa.Table, keys: pa.Table, neighbours: dict[str, tup
             present[empty] = True
         reached.update(int(m) for m in np.flatnonzero(np.diff(starts)[1:]) + 1)
     for m in sorted(reached):  # each n' read once, for every neighbour that reaches it
-        wanted = sorted({c for p, (_, _, starts) in buckets.items()
-                         if m + 1 < len(starts) and starts[m + 1] > starts[m] for c in neighbours[p]},
-                        key=VALUE_COLUMNS.index)
-        read = arrays.read(m, wanted) if wanted else None
+        # per neighbour with columns and keys in m: the rows of the pass and the ordinals in m
+        here = {}
+        for p, (k, order, starts) in buckets.items():
+            if neighbours[p] and m + 1 < len(starts) and starts[m + 1] > starts[m]:
+                at = order[starts[m]:starts[m + 1]]
+                here[p] = at, k[at] & ORDINAL_MASK
+        if not here:
+            continue
+        wanted = sorted({c for p in here for c in neighbours[p]}, key=VALUE_COLUMNS.index)
+        read = arrays.read(m, wanted, [ordinal for _, ordinal in here.values()])
         if read is None:
             continue  # no record of m: its neighbours' columns stay NULL
-        for p, (k, order, starts) in buckets.items():
-            if m + 1 >= len(starts) or starts[m + 1] == starts[m]:
-                continue
-            at = order[starts[m]:starts[m + 1]]
-            ordinal = k[at] & ORDINAL_MASK
+        for p, (at, ordinal) in here.items():
+            rows = rows_at(ordinal, read.run_first, read.run_row, read.run_length)
             for c in neighbours[p]:
-                values, present = gathered[f"{p}_{c}"]
-                src_values, src_present = read[c]
-                values[at] = src_values[ordinal]
-                present[at] = src_present[ordinal]
+                gather(*gathered[f"{p}_{c}"], at, rows, *read.values[c])
     out = own
     for name, (values, present) in gathered.items():
         column = name.partition("_")[2] if not name.endswith("_key") else None

@@ -905,13 +905,20 @@ class RecordFiles:
         self.last = np.array([b for _, b, _ in spans], np.int64)
         self.paths = [p for _, _, p in spans]
 
-    def of_n(self, m: int) -> list[str]:
-        """The files that may hold records of n = ``m``."""
+    def of_n(self, m: int, ordinals: list[object]) -> list[str]:
+        """The files that hold the records of n = ``m`` at ``ordinals`` (integer arrays)."""
         import numpy as np
 
         a = np.searchsorted(self.first, m << 40)
         b = np.searchsorted(self.first, (m + 1) << 40)
-        return self.paths[a:b] + self.always
+        hit = np.zeros(b - a, bool)
+        for at in ordinals:
+            keys = (np.int64(m) << 40) | np.asarray(at, np.int64)
+            idx = np.searchsorted(self.first[a:b], keys, side="right") - 1
+            inside = idx >= 0
+            inside[inside] = keys[inside] <= self.last[a:b][idx[inside]]
+            hit[idx[inside]] = True
+        return [self.paths[a + i] for i in np.flatnonzero(hit)] + self.always
 
     def source(self, keys: object) -> str:
         """A query over the game's records that holds every record ``keys`` (an integer array;
@@ -994,11 +1001,13 @@ class NeighbourhoodGather:
         sizes = [int(table[m, m + 1]) for m in range(KEY_MAX_N + 1)]
         self.arrays = RecordArrays(con, self.source, sizes)
 
-    def source(self, m: int) -> str | None:
-        """The records of n = ``m``: the files of m when the view reads files in place."""
+    def source(self, m: int, ordinals: list[object]) -> str | None:
+        """A query that holds the records of n = ``m`` at ``ordinals`` (integer arrays): those
+        of the files they fall in when the view reads files in place (a pass over part of an n
+        reads a fraction of each smaller n, docs/performance.md), else the view."""
         if self.files is None:
             return f"SELECT * FROM {quote_name(self.game)}"
-        paths = self.files.of_n(m)
+        paths = self.files.of_n(m, ordinals)
         return read_files_sql(paths, self.game) if paths else None
 
     @contextmanager

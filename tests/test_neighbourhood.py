@@ -89,7 +89,7 @@ def test_join_pass_rows_equal_the_macro(small_store: Path, game: str) -> None:
         assert differ == 0
 
 
-@pytest.mark.parametrize("game", ["lctr", "downright", "king", "pawn"])
+@pytest.mark.parametrize("game", ["lctr", "king"])
 @pytest.mark.parametrize("in_place", [False, True])
 def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_place: bool,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,17 +122,14 @@ def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_pla
     assert rows == con.execute(f'SELECT count(*) FROM "{game}" WHERE n <= 14').fetchall()[0][0]
 
 
-@pytest.mark.parametrize("in_place", [False, True])
-def test_gathered_and_joined_passes_count_alike(small_store: Path, in_place: bool,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_gathered_and_joined_passes_count_alike(small_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every follower statement of the catalogue counts the same gathered (a statement that reads
     a neighbour's list split into its joined clauses and the rest) as joined, in passes of at
-    most 40 records; and the three ways are all used."""
+    most 40 records reading the files in place; and the three ways are all used."""
     import pipeline.query
     from pipeline.verify import split_by_reads
 
-    if in_place:
-        monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)
+    monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)
     sts = [st for st in load_catalogue() if st.fusable and st.needs == "followers"]
     assert {split_by_reads(st, g)[0] for st in sts for g in st.games} == {"gather", "join", "split"}
     joined = fused_counts(connect(small_store), sts, chunk_records=40, gather=False)

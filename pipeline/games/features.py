@@ -557,6 +557,67 @@ def keys_by_n(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, starts
 
 
+@numba.njit(cache=True, nogil=True)
+def _rows_at(ordinals, run_first, run_row, run_length, out):  # pragma: no cover - compiled
+    """``out[i]``: the row holding ordinal ``ordinals[i]`` in a table of runs of consecutive
+    ordinals (run r: ``run_length[r]`` ordinals from ``run_first[r]`` at rows from
+    ``run_row[r]``; the runs in increasing order), −1 where no run holds it."""
+    runs = run_first.shape[0]
+    for i in range(ordinals.shape[0]):
+        o = ordinals[i]
+        lo, hi = 0, runs
+        while hi - lo > 1:  # the last run starting at or before o
+            mid = (lo + hi) // 2
+            if run_first[mid] <= o:
+                lo = mid
+            else:
+                hi = mid
+        if runs and run_first[lo] <= o < run_first[lo] + run_length[lo]:
+            out[i] = run_row[lo] + o - run_first[lo]
+        else:
+            out[i] = -1
+
+
+def rows_at(ordinals: np.ndarray, run_first: np.ndarray, run_row: np.ndarray,
+            run_length: np.ndarray) -> np.ndarray:
+    """The row of each of ``ordinals`` in a table whose rows are runs of consecutive ordinals
+    (run r: ``run_length[r]`` ordinals from ``run_first[r]``, at rows from ``run_row[r]``, the
+    runs in increasing order of ordinal and not overlapping), −1 for an ordinal in no run.
+
+    >>> rows_at(np.array([5, 0, 7, 3]), np.array([0, 5]), np.array([0, 2]), np.array([2, 2])).tolist()
+    [2, 0, -1, -1]
+    """
+    out = np.empty(len(ordinals), np.int64)
+    _rows_at(np.ascontiguousarray(ordinals, np.int64), run_first, run_row, run_length, out)
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _gather(out, out_present, at, rows, src, src_present):  # pragma: no cover - compiled
+    """``out[at[i]] = src[rows[i]]`` and its presence, absent where ``rows[i]`` is −1."""
+    for i in range(at.shape[0]):
+        r = rows[i]
+        if r >= 0:
+            out[at[i]] = src[r]
+            out_present[at[i]] = src_present[r]
+        else:
+            out_present[at[i]] = False
+
+
+def gather(out: np.ndarray, out_present: np.ndarray, at: np.ndarray, rows: np.ndarray,
+           src: np.ndarray, src_present: np.ndarray) -> None:
+    """Set ``out[at[i]]`` to ``src[rows[i]]`` and ``out_present[at[i]]`` to
+    ``src_present[rows[i]]``, or to False where ``rows[i]`` is −1 (a neighbour's record not
+    read): one pass, where numpy's ``out[at] = src[rows]`` makes two and a temporary.
+
+    >>> out, present, src = np.zeros(3, np.int16), np.zeros(3, bool), np.array([7, 9], np.int16)
+    >>> gather(out, present, np.array([2, 0]), np.array([1, -1]), src, np.ones(2, bool))
+    >>> out.tolist(), present.tolist()
+    ([0, 0, 9], [False, False, True])
+    """
+    _gather(out, out_present, at, rows, src, src_present)
+
+
 def partition_at(ns: pa.Array, ordinals: pa.Array) -> pa.Array:
     """The partition (parts non-increasing) of each ``n`` at each ``ordinal`` in the walk's order:
     what a record's ``parts`` holds, from its integer columns, so that a query reads a list only

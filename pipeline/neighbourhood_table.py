@@ -14,8 +14,8 @@ hash tables cost several times that (docs/performance.md, "The neighbourhood pas
 The rows are those of the joins, column for column: the record's columns, each neighbour's key
 ``p_key`` and its columns ``p_c`` with the terminal position's values where the key is 0
 (:data:`pipeline.neighbourhood.EMPTY`), NULL where the neighbour's record is not in the store
-or its value is NULL. Only value columns are gathered (:func:`gatherable`); a pass whose
-statements read a neighbour's ``parts`` or ``conjugate`` is joined as before.
+or its value is NULL. A neighbour's ``parts`` and ``conjugate`` are taken by Arrow (lists of any
+length), its values by numba (:func:`pipeline.games.features.gather`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.neighbourhood import EMPTY, VALUE_COLUMNS
+from pipeline.neighbourhood import COLUMNS, EMPTY
 
 #: The bits of a key below the n (``pipeline.games.features.KEY_SHIFT``).
 ORDINAL_MASK = (1 << 40) - 1
@@ -37,16 +37,6 @@ ORDINAL_MASK = (1 << 40) - 1
 #: A record's list columns: a pass reads them only when a statement names them (a list costs
 #: DuckDB about 400 ns a record to decode).
 LIST_COLUMNS = ("parts", "conjugate", "corners", "row_lengths")
-
-
-def gatherable(neighbours: dict[str, tuple[str, ...]]) -> bool:
-    """Whether a pass reading ``neighbours`` (prefix → columns, as
-    :func:`pipeline.neighbourhood.neighbours_read` gives them) reads value columns only.
-
-    >>> gatherable({"t": ("sg", "nodes"), "conj": ()}), gatherable({"t": ("parts",)})
-    (True, False)
-    """
-    return all(c in VALUE_COLUMNS for cols in neighbours.values() for c in cols)
 
 
 def own_columns(view_columns: list[str], text: str) -> list[str]:
@@ -103,14 +93,17 @@ class RecordArrays:
         at = ordinal.to_numpy()
         if len(at) and (at.min() < 0 or at.max() >= size):
             raise ValueError(f"a record of n = {m} at ordinal {int(at.max())}, past p({m}) = {size}")
-        values = {}
+        values: dict[str, tuple] = {}
+        everywhere = np.ones(len(at), bool)
         for c in columns:
             col = table.column(c)
-            if col.null_count:
+            if c in LIST_COLUMNS:  # gathered by Arrow's take (lists of any length)
+                values[c] = col.combine_chunks(), pc.is_valid(col).to_numpy(zero_copy_only=False)
+            elif col.null_count:
                 values[c] = (pc.fill_null(col, _empty_value(c)).to_numpy(zero_copy_only=False),
                              pc.is_valid(col).to_numpy(zero_copy_only=False))
             else:
-                values[c] = col.to_numpy(zero_copy_only=False), np.ones(len(at), bool)
+                values[c] = col.to_numpy(zero_copy_only=False), everywhere
         # A file of m holds consecutive ordinals, and DuckDB returns a file's row groups whole,
         # in some order: the rows are runs of consecutive ordinals, found by run once sorted.
         # Runs that overlap (records twice, which the store's checks report) are placed at their
@@ -122,8 +115,11 @@ class RecordArrays:
         by_first = np.argsort(run_first, kind="stable")
         run_first, run_row, run_length = run_first[by_first], run_row[by_first], run_length[by_first]
         if len(run_first) > 1 and not np.all(run_first[1:] >= run_first[:-1] + run_length[:-1]):
+            last = np.zeros(size, np.int64)
+            last[at] = np.arange(len(at))  # the row of each ordinal's last record
             for c, (v, present) in values.items():
-                values[c] = _at_ordinals(v, at, size), _at_ordinals(present, at, size)
+                values[c] = ((v.take(pa.array(last)), present[last]) if c in LIST_COLUMNS
+                             else (_at_ordinals(v, at, size), _at_ordinals(present, at, size)))
             run_first, run_row, run_length = (np.zeros(1, np.int64), np.zeros(1, np.int64),
                                               np.array([size], np.int64))
         return Columns(values, run_first, run_row, run_length)
@@ -152,17 +148,24 @@ def neighbourhood_table(own: pa.Table, keys: pa.Table, neighbours: dict[str, tup
     pos = _positions(keys, own)
     size = len(own)
     gathered: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    lists: dict[str, _Lists] = {}
     buckets = {}
     for p, cols in neighbours.items():
         k = keys.column(f"{p}_key").to_numpy()[pos]
         buckets[p] = k, *keys_by_n(k)
         gathered[f"{p}_key"] = k, np.ones(size, bool)
         for c in cols:
-            gathered[f"{p}_{c}"] = np.zeros(size, types[c].to_pandas_dtype()), np.zeros(size, bool)
+            if c in LIST_COLUMNS:
+                lists[f"{p}_{c}"] = _Lists(types[c])
+            else:
+                gathered[f"{p}_{c}"] = np.zeros(size, types[c].to_pandas_dtype()), np.zeros(size, bool)
     reached: set[int] = set()
     for p, (_, order, starts) in buckets.items():
         empty = order[starts[0]:starts[1]]  # the key of () names the terminal position
         for c in neighbours[p]:
+            if c in LIST_COLUMNS:
+                lists[f"{p}_{c}"].empty(empty)
+                continue
             values, present = gathered[f"{p}_{c}"]
             values[empty] = _empty_value(c)
             present[empty] = True
@@ -176,20 +179,55 @@ def neighbourhood_table(own: pa.Table, keys: pa.Table, neighbours: dict[str, tup
                 here[p] = at, k[at] & ORDINAL_MASK
         if not here:
             continue
-        wanted = sorted({c for p in here for c in neighbours[p]}, key=VALUE_COLUMNS.index)
+        wanted = sorted({c for p in here for c in neighbours[p]}, key=COLUMNS.index)
         read = arrays.read(m, wanted, [ordinal for _, ordinal in here.values()])
         if read is None:
             continue  # no record of m: its neighbours' columns stay NULL
         for p, (at, ordinal) in here.items():
             rows = rows_at(ordinal, read.run_first, read.run_row, read.run_length)
             for c in neighbours[p]:
-                gather(*gathered[f"{p}_{c}"], at, rows, *read.values[c])
+                if c in LIST_COLUMNS:
+                    lists[f"{p}_{c}"].take(at, rows, read.values[c][0])
+                else:
+                    gather(*gathered[f"{p}_{c}"], at, rows, *read.values[c])
     out = own
-    for name, (values, present) in gathered.items():
-        column = name.partition("_")[2] if not name.endswith("_key") else None
-        kind = pa.int64() if column is None else types[column]
-        out = out.append_column(name, pa.array(values, type=kind, mask=None if present.all() else ~present))
+    for p, cols in neighbours.items():
+        for name in (f"{p}_key", *(f"{p}_{c}" for c in cols)):
+            if name in lists:
+                out = out.append_column(name, lists[name].column(size))
+                continue
+            values, present = gathered[name]
+            kind = pa.int64() if name.endswith("_key") else types[name.split("_", 1)[1]]
+            mask = None if present.all() else ~present
+            out = out.append_column(name, pa.array(values, type=kind, mask=mask))
     return out
+
+
+class _Lists:
+    """A neighbour's list column (parts, conjugate) as it is gathered: pieces taken from the
+    records read, each with the rows of the pass it fills, put in the pass's order at the end;
+    a row no piece fills is NULL (its neighbour's record not read)."""
+
+    def __init__(self, kind: pa.DataType) -> None:
+        self.kind, self.pieces, self.targets = kind, [], []
+
+    def empty(self, at: np.ndarray) -> None:
+        """The rows ``at`` hold the terminal position's empty list."""
+        self.pieces.append(pa.array([[]] * len(at), self.kind))
+        self.targets.append(at)
+
+    def take(self, at: np.ndarray, rows: np.ndarray, source: pa.Array) -> None:
+        """The rows ``at`` hold the lists of ``source`` at ``rows`` (−1: absent, left NULL)."""
+        found = rows >= 0
+        self.pieces.append(source.take(pa.array(rows[found])))
+        self.targets.append(at[found])
+
+    def column(self, size: int) -> pa.Array:
+        where = np.full(size, -1, np.int64)
+        targets = np.concatenate(self.targets) if self.targets else np.zeros(0, np.int64)
+        where[targets] = np.arange(len(targets))
+        pieces = pa.concat_arrays(self.pieces) if self.pieces else pa.array([], self.kind)
+        return pieces.take(pa.array(where, mask=where < 0))
 
 
 def _positions(keys: pa.Table, own: pa.Table) -> np.ndarray:

@@ -23,14 +23,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
 from pipeline.errors import PartgamesError
 from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
-from pipeline.neighbourhood_table import RecordArrays, gatherable, neighbourhood_table, own_columns
+from pipeline.neighbourhood_table import RecordArrays, neighbourhood_table, own_columns
 from pipeline.query import (
     connect,
     explain,
@@ -443,7 +443,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     same for its printed form. A statement whose predicates DuckDB refuses is left out (it then
     runs alone, where its error is reported as its own). ``subjects``: only the records with n in
     this range (the views may hold smaller n, which the neighbourhoods read). ``gather`` False:
-    every neighbourhood is joined, none gathered (:func:`split_by_reads`)."""
+    the neighbourhoods are joined, not gathered (the rows are the same)."""
     fusable = [st for st in statements if st.fusable]
     out: dict[str, Counts] = {}
     if not fusable:
@@ -480,12 +480,10 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
         if followers:
             _count_skipped(con, game, sts, set(records.get(game, {})) - set(by_n), subjects, out)
 
-    def count(game: str, sts: list[Statement], source: str, domain: bool = True) -> None:
-        """Add what ``sts`` count on ``source``; ``domain`` False: their counterexamples only
-        (clauses whose domain another pass counts)."""
+    def count(game: str, sts: list[Statement], source: str) -> None:
         start = time.perf_counter()
         for st, counted in zip(sts, scan_counts(con, sts, game, source), strict=True):
-            out[st.id].add(*counted) if domain else out[st.id].add(0, None, None, *counted[3:])
+            out[st.id].add(*counted)
             out[st.id].seconds += (time.perf_counter() - start) / len(sts)
 
     for (game, followers), (game_sts, by_n) in plans.items():
@@ -524,45 +522,23 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     files = record_files(con, list(nb))
     size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
 
-    # What reads its neighbours' values alone is gathered by position
-    # (pipeline/neighbourhood_table.py); what reads a neighbour's list is joined.
-    gathers: dict[str, tuple[NeighbourhoodGather, list[Statement]]] = {}
-    joins: dict[str, tuple[list[Statement], dict[str, tuple[str, ...]], list[Statement]]] = {}
-    for game, (sts, _) in nb.items():
-        gathered, joined, clauses_joined = [], [], []
-        for st in sts:
-            whole, by_gather, by_join = split_by_reads(st, game) if gather else ("join", None, None)
-            (gathered if whole == "gather" else joined if whole == "join" else []).append(st)
-            if whole == "split":
-                gathered.append(by_gather)
-                clauses_joined.append(by_join)
-        if gathered:
-            gathers[game] = NeighbourhoodGather(con, game, files.get(game), gathered,
-                                                _union(_reads(st, game) for st in gathered)), gathered
-        if joined or clauses_joined:
-            joins[game] = joined, _union(_reads(st, game) for st in joined + clauses_joined), clauses_joined
+    # Each pass's neighbourhood rows are gathered by position (pipeline/neighbourhood_table.py);
+    # ``gather`` False joins them (neighbourhood_sql), the reference the tests hold them to.
+    gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game])
+               for game, (sts, _) in nb.items()} if gather else {}
 
-    def count_pass(game: str, ns: list[int], keys: object) -> None:
-        """The game's records of ``ns`` with the keys registered: its gathered statements
-        counted on the gathered rows, its joined ones by :func:`join_pass`."""
+    def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
+        """The game's records of ``ns`` with the keys registered: gathered and counted, or
+        joined and counted, or, when their joins outgrow DuckDB's memory, counted in two halves
+        of the keys' pieces."""
         if game in gathers:
-            gather, sts = gathers[game]
-            with gather.rows(keys) as rows:
+            with gathers[game].rows(keys) as rows:
                 count(game, sts, rows)
-        if game in joins:
-            join_pass(game, ns, keys)
-
-    def join_pass(game: str, ns: list[int], keys: object) -> None:
-        """The records of ``ns`` joined to their neighbours: counted, or, when their joins
-        outgrow DuckDB's memory, counted in two halves of the keys' pieces."""
-        sts, used_here, clauses_only = joins[game]
-        rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used_here,
-                                 _sources(files.get(game), keys, used_here))
+            return
+        rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
+                                 _sources(files.get(game), keys, used[game]))
         try:
-            if sts:
-                count(game, sts, f"({rows})")
-            if clauses_only:
-                count(game, clauses_only, f"({rows})", domain=False)
+            count(game, sts, f"({rows})")
         except duckdb.OutOfMemoryException:
             halves = split_pieces(_pieces_of(keys))
             if len(halves) < 2:
@@ -570,7 +546,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
             try:
                 for half in halves:
                     with registered_keys(con, half) as sub:
-                        join_pass(game, sorted({n for n, _, _ in half} & set(ns)), sub)
+                        count_pass(game, sts, sorted({n for n, _, _ in half} & set(ns)), sub)
             finally:  # the pass's own keys again, for the games after this one
                 con.register(NEIGHBOUR_KEYS, keys)
 
@@ -586,7 +562,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                 for st in sts:
                     out[st.id].seconds += share / len(sts)
                 try:
-                    count_pass(game, ns, keys)
+                    count_pass(game, sts, ns, keys)
                 except (duckdb.Error, ValueError) as exc:  # (ValueError: damage a gather met)
                     # its statements are errors; the other games go on
                     failed.add(game)
@@ -934,48 +910,6 @@ class RecordFiles:
         if not files:
             return f"SELECT * FROM {quote_name(self.game)} WHERE false"
         return read_files_sql(files, self.game)
-
-
-def _reads(st: Statement, game: str, clauses: tuple[Clause, ...] | None = None) -> dict[str, tuple[str, ...]]:
-    """The neighbours and columns that ``st``'s clauses about ``game`` read (default: all of
-    them, the printed form's too)."""
-    if clauses is None:
-        clauses = (*st.clauses, *st.printed_clauses)
-    return neighbours_read(" ".join(f"{c.where} {c.check}" for c in clauses if c.about(game)))
-
-
-def split_by_reads(st: Statement, game: str) -> tuple[str, Statement | None, Statement | None]:
-    """How a follower statement's neighbourhood pass is made for ``game``: ``gather`` (it reads
-    its neighbours' value columns only), ``join`` (a neighbour's list), or ``split``: the clauses
-    that read a neighbour's list joined, counted for their counterexamples only, and the
-    statement with those clauses' asserts made true gathered, which counts its whole domain
-    (every clause's where, so that no where may read a neighbour's list; no printed form).
-
-    >>> st = load_catalogue(select=["lctr2.lemma6"])[0]
-    >>> how, gathered, joined = split_by_reads(st, "lctr")
-    >>> how, [c.check for c in gathered.clauses][1:], [c.check[:13] for c in joined.clauses]
-    ('split', ['true', 'true'], ['l_conjugate =', 't_conjugate ='])
-    >>> split_by_reads(st, "downright")[0]
-    'gather'
-    """
-    if gatherable(_reads(st, game)):
-        return "gather", None, None
-    mine = [c for c in st.clauses if c.about(game)]
-    lists = [c for c in mine if not gatherable(_reads(st, game, (c,)))]
-    if (st.printed_clauses or len(lists) == len(mine)
-            or not gatherable(neighbours_read(" ".join(c.where for c in mine)))):
-        return "join", None, None
-    gathered = tuple(Clause(c.where, "true", c.label, c.on) if c in lists else c for c in mine)
-    return "split", replace(st, clauses=gathered), replace(st, clauses=tuple(lists))
-
-
-def _union(reads: Iterator[dict[str, tuple[str, ...]]]) -> dict[str, tuple[str, ...]]:
-    """The neighbours and columns that any of ``reads`` reads, in their orders."""
-    out: dict[str, tuple[str, ...]] = {}
-    for read in reads:
-        for p, cols in read.items():
-            out[p] = tuple(dict.fromkeys((*out.get(p, ()), *cols)))
-    return out
 
 
 #: The relation of a gathered pass's rows, registered while its statements are counted.

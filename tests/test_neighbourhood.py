@@ -18,7 +18,7 @@ import pytest
 from harness import partitions
 
 from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys
-from pipeline.neighbourhood import NEIGHBOURS, VALUE_COLUMNS, neighbourhood_sql, neighbours_read
+from pipeline.neighbourhood import COLUMNS, NEIGHBOURS, neighbourhood_sql, neighbours_read
 from pipeline.query import connect, view_files
 from pipeline.verify import (
     NEIGHBOUR_KEYS,
@@ -101,7 +101,7 @@ def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_pla
     if in_place:
         monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)
     con = connect(small_store)
-    everything = {p: VALUE_COLUMNS for p, _ in NEIGHBOURS}
+    everything = {p: COLUMNS for p, _ in NEIGHBOURS}
     gather = NeighbourhoodGather(con, game, record_files(con, [game]).get(game), [], everything)
     assert (gather.files is not None) == in_place
     columns = [*gather.columns, *(f"{p}_key" for p in everything),
@@ -123,15 +123,12 @@ def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_pla
 
 
 def test_gathered_and_joined_passes_count_alike(small_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every follower statement of the catalogue counts the same gathered (a statement that reads
-    a neighbour's list split into its joined clauses and the rest) as joined, in passes of at
-    most 40 records reading the files in place; and the three ways are all used."""
+    """Every follower statement of the catalogue counts the same gathered as joined, in passes of
+    at most 40 records reading the files in place."""
     import pipeline.query
-    from pipeline.verify import split_by_reads
 
     monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)
     sts = [st for st in load_catalogue() if st.fusable and st.needs == "followers"]
-    assert {split_by_reads(st, g)[0] for st in sts for g in st.games} == {"gather", "join", "split"}
     joined = fused_counts(connect(small_store), sts, chunk_records=40, gather=False)
     gathered = fused_counts(connect(small_store), sts, chunk_records=40)
     for st in sts:
@@ -226,18 +223,16 @@ class _SmallMemory:
 
 
 def test_a_pass_that_outgrows_memory_is_counted_in_halves(small_store: Path) -> None:
-    """A joined pass (statements that read a neighbour's list) whose joins run out of memory
-    is split into halves until they fit, and counts what one pass counts; one that does not fit
-    at a single record makes its statements errors (verify goes on with the others)."""
+    """A joined pass whose joins run out of memory is split into halves until they fit, and
+    counts what one pass counts; one that does not fit at a single record makes its statements
+    errors (verify goes on with the others)."""
     sts = [st for st in load_catalogue() if st.fusable and st.needs == "followers"]
     whole = fused_counts(connect(small_store), sts, chunk_records=10**9)
     small = _SmallMemory(connect(small_store), 30)
-    halves = fused_counts(small, sts, chunk_records=10**9)
+    halves = fused_counts(small, sts, chunk_records=10**9, gather=False)
     assert small.refused > 0
     for st in sts:
         a, b = whole[st.id], halves[st.id]
         assert (a.rows, a.counterexamples, a.printed) == (b.rows, b.counterexamples, b.printed), st.id
-    # lctr1.lemma3 reads T(λ)'s and L(λ)'s conjugate: joined, not gathered
-    joined = [st for st in sts if st.id == "lctr1.lemma3"]
-    never = fused_counts(_SmallMemory(connect(small_store), 0), joined, chunk_records=10**9)
-    assert "Out of Memory" in never[joined[0].id].error and never[joined[0].id].counterexamples == 0
+    never = fused_counts(_SmallMemory(connect(small_store), 0), sts[:1], chunk_records=10**9, gather=False)
+    assert "Out of Memory" in never[sts[0].id].error and never[sts[0].id].counterexamples == 0

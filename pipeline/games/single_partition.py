@@ -153,6 +153,29 @@ def _largest_sizes(values, offsets):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
+def _row_starts(lam, r, start):  # pragma: no cover - compiled
+    """The flat index ``start[i]`` of cell (i, 0) of the partition ``lam`` (``r`` parts, its
+    cells row by row, top row first), for i = 0 … r; returns n, its number of cells."""
+    start[0] = 0
+    for i in range(r):
+        start[i + 1] = start[i] + lam[i]
+    return start[r]
+
+
+@numba.njit(cache=True, inline="always")
+def _store_cell(cell, c0, g, m, nodes, leaves, h, own_and, own_or):  # pragma: no cover - compiled
+    """Cell ``c0``'s fields in ``cell``: sg ``g``, sg_misere ``m``, ``nodes``, ``leaves``,
+    height ``h`` and the flag summaries ``own_and``/``own_or`` (:func:`_cell_value`)."""
+    cell[c0, SG] = g
+    cell[c0, SGM] = m
+    cell[c0, NODES] = nodes
+    cell[c0, LEAVES] = leaves
+    cell[c0, HEIGHT] = h
+    cell[c0, AND] = own_and
+    cell[c0, OR] = own_or
+
+
+@numba.njit(cache=True, inline="always")
 def _lay_out_lines(lam, r, n, rays, max_cells, start, line, line_ids):  # pragma: no cover - compiled
     """Clear the line aggregates of the partition ``lam`` (``r`` parts, ``n`` cells, cell (i, j)
     at flat index ``start[i] + j``) and place them: ``line_ids[q, c]`` is the line of cell c in
@@ -408,10 +431,7 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
         a0 = offsets[p]
         r = offsets[p + 1] - a0
         lam = values[a0:a0 + r]
-        start[0] = 0
-        for i in range(r):
-            start[i + 1] = start[i] + lam[i]
-        n = start[r]
+        n = _row_starts(lam, r, start)
         if n_rays > 0:
             _lay_out_lines(lam, r, n, rays, max_cells, start, line, line_ids)
         # ---- values and flags of every cell, bottom row first (docs/definitions.md §3–§5) ----
@@ -427,13 +447,7 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
                     sgb, sgmb)
                 g, m, nodes, leaves, h, own_and, own_or = _cell_value(
                     cnt, used, nsum, lsum, hmax, agg_and, agg_or, sgb, sgmb)
-                cell[c0, SG] = g
-                cell[c0, SGM] = m
-                cell[c0, NODES] = nodes
-                cell[c0, LEAVES] = leaves
-                cell[c0, HEIGHT] = h
-                cell[c0, AND] = own_and
-                cell[c0, OR] = own_or
+                _store_cell(cell, c0, g, m, nodes, leaves, h, own_and, own_or)
                 # ---- this cell joins its lines: a target of every cell before it on them ----
                 _join_lines(c0, g, m, nodes, leaves, h, own_and, own_or, n_rays, line, line_ids,
                             e_word, e_bits)

@@ -411,6 +411,31 @@ def expansion(options: Any) -> Any:
 
 
 @numba.njit(cache=True, inline="always")
+def _solve_open(x, ent, adj, gbits, mbits):  # pragma: no cover - compiled
+    """Solve position ``x``, whose options are all solved (:func:`_solve_position`); returns
+    the scratch ``gbits``, ``mbits``, replaced by larger ones when x has too many options."""
+    deg = ent[x, E_DEG]
+    if deg + 2 > gbits.shape[0]:
+        gbits = np.zeros(2 * (deg + 2), np.bool_)
+        mbits = np.zeros(2 * (deg + 2), np.bool_)
+    _solve_position(x, ent, adj, gbits, mbits)
+    return gbits, mbits
+
+
+@numba.njit(cache=True, inline="always")
+def _expanded(x, deg, ent, walk):  # pragma: no cover - compiled
+    """Record that position ``x`` has ``deg`` options, from ``ent[x, E_ADJ]`` on in the
+    adjacency list: in its entry and in ``walk``, the copy that :func:`_states` reads; returns
+    ``walk``, grown when it had no row for x."""
+    ent[x, E_DEG] = deg
+    if x >= walk.shape[0]:
+        walk = _grow2(walk, x + 1)
+    walk[x, W_ADJ] = ent[x, E_ADJ]
+    walk[x, W_DEG] = deg
+    return walk
+
+
+@numba.njit(cache=True, inline="always")
 def _position_id(source, at, length, pool, plen, slots, hashes, ent, count):  # pragma: no cover - compiled
     """The id of the position ``source[at:at + length]`` in the table of positions, entered
     (:func:`_add`) when it is not there yet: it is copied to ``pool[plen:]`` (its key), and the
@@ -505,11 +530,7 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
                 top -= 1
                 continue
             if state == _OPEN:  # every option solved
-                deg = ent[x, E_DEG]
-                if deg + 2 > gbits.shape[0]:
-                    gbits = np.zeros(2 * (deg + 2), np.bool_)
-                    mbits = np.zeros(2 * (deg + 2), np.bool_)
-                _solve_position(x, ent, adj, gbits, mbits)
+                gbits, mbits = _solve_open(x, ent, adj, gbits, mbits)
                 top -= 1
                 continue
             ent[x, E_STATE] = _OPEN
@@ -539,11 +560,7 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
                         stack = _grow1(stack, top + 2)
                     top += 1
                     stack[top] = c
-            ent[x, E_DEG] = deg
-            if x >= walk.shape[0]:
-                walk = _grow2(walk, x + 1)
-            walk[x, W_ADJ] = ent[x, E_ADJ]
-            walk[x, W_DEG] = deg
+            walk = _expanded(x, deg, ent, walk)
         states, seen = _states(root, adj, walk, seen, p + 1)
         _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states,
                out_height, out_flags)

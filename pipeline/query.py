@@ -373,9 +373,10 @@ def open_views(results: str | Path, macros: bool = True, min_n: int | None = Non
     raise AssertionError
 
 
-def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | None,
-                 settings: dict[str, str] | None, on_damage: Callable[[str], None],
-                 whole_only: bool, deep: bool = False) -> Views:
+def _connect(store: Store, macros: bool, settings: dict[str, str] | None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB with ``settings`` (``SET name = value``; a refused one is a
+    :class:`UsageError` naming its option), the store's spill folder and limit, and with
+    ``macros`` the key functions and the macros (``queries/macros.sql``, the neighbourhood's)."""
     spill_dir, spill_bytes = _spill_settings(store)
     con = duckdb.connect()
     # DuckDB draws a progress bar on standard output for a query that runs over two seconds,
@@ -398,6 +399,30 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
         if macro_file.is_file():
             con.execute(macro_file.read_text())
         con.execute(neighbourhood_macro())
+    return con
+
+
+@dataclass
+class _Committed:
+    """What the views read of the store's sound (game, n) in range, from their commit records."""
+
+    #: The record files of each game (absolute paths), in the commit records' order.
+    files: dict[str, list[str]]
+    #: Per (game, n): its files, their rows (None when the record lacks them), and ``kept``.
+    shards: dict[tuple[str, int], tuple[list[str], list[int | None], str]]
+    #: One row of the ``jobs`` view (:data:`_JOB_COLUMNS`) per (game, n).
+    jobs: list[dict]
+    #: One row of the ``summaries`` view per (game, n) whose record has a summary.
+    summaries: list[dict]
+    #: How many (game, n) in range have no summary.
+    unsummarised: int
+
+
+def _committed(store: Store, min_n: int | None, max_n: int | None, on_damage: Callable[[str], None],
+               whole_only: bool, deep: bool) -> _Committed:
+    """The sound (game, n) of ``store`` with ``min_n`` ≤ n ≤ ``max_n`` (``whole_only``: their
+    files only when every record is kept; ``deep``: soundness checked by hashing every byte),
+    a warning through ``on_damage`` for each damaged one."""
     root = store.root.resolve()
     # The views read the files named by the commit records of the sound (game, n), and only
     # those: a damaged (game, n) (a file missing, resized or rewritten since its commit) is left
@@ -408,47 +433,55 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     for damage in damaged:
         on_damage(f"partgames: warning: {damage.line()}; left out of the views "
                   f"(`partgames run` recomputes it, `partgames check` lists the damage)")
-    files: dict[str, list[str]] = {}
-    shards: dict[tuple[str, int], tuple[list[str], list[int | None], str]] = {}
-    jobs = []
-    summaries = []
-    unsummarised = 0
+    found = _Committed({}, {}, [], [], 0)
     for game, n, record in sound:
         if not _in_range(n, min_n, max_n):
             continue
         if "summary" in record:
-            summaries.append(summary_row(game, n, record))
+            found.summaries.append(summary_row(game, n, record))
         else:
-            unsummarised += 1
+            found.unsummarised += 1
         kept = record.get("kept", "all")
         if whole_only and kept != "all":
             continue
         job = (root / f"game={game}" / f"n={n}").as_posix()
         paths = [f"{job}/{f['name']}" for f in record["files"]]
-        files.setdefault(game, []).extend(paths)
-        shards[game, n] = (paths, [f.get("rows") for f in record["files"]], kept)
-        jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
-                     "kept": kept, "kept_records": record.get("kept_records", record["records"]),
-                     "version": record.get("version"), "code": record.get("code"),
-                     "bytes": sum(f["bytes"] for f in record["files"]),
-                     # a family run's or partitions file's (game, n): which one (NULL: every
-                     # partition of n, an exhaustive run's)
-                     "selection": record.get("selection")})
-    games = sorted(files)
-    every_file = [f for g in games for f in files[g]]
-    small = sum(j["kept_records"] for j in jobs) < MATERIALIZE_BELOW
+        found.files.setdefault(game, []).extend(paths)
+        found.shards[game, n] = (paths, [f.get("rows") for f in record["files"]], kept)
+        found.jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
+                           "kept": kept, "kept_records": record.get("kept_records", record["records"]),
+                           "version": record.get("version"), "code": record.get("code"),
+                           "bytes": sum(f["bytes"] for f in record["files"]),
+                           # a family run's or partitions file's (game, n): which one (NULL: every
+                           # partition of n, an exhaustive run's)
+                           "selection": record.get("selection")})
+    return found
+
+
+def _game_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[str]], small: bool,
+                on_damage: Callable[[str], None]) -> None:
+    """One view per game of ``files`` over its files (copied into memory when ``small``); a
+    :class:`StoreChanged` when files were replaced meanwhile."""
     try:
-        for game in games:
+        for game in sorted(files):
             source = read_files_sql(files[game], game)
             if small:
                 source = _materialize(con, game, files[game], on_damage)
             con.execute(f"CREATE VIEW {quote_name(game)} AS {source}")
     except duckdb.Error:
-        gone = gone_files(every_file)
+        gone = gone_files([f for g in sorted(files) for f in files[g]])
         if gone:  # replaced meanwhile: built again by open_views
             con.close()
             raise StoreChanged(gone) from None
         raise
+
+
+def _uncomputed_views(con: duckdb.DuckDBPyConnection, games: list[str],
+                      shards: dict[tuple[str, int], tuple[list[str], list[int | None], str]],
+                      small: bool) -> None:
+    """The views a statement may name whatever the store holds: an empty one for each board,
+    non-repetitive, rules and d-dimensional LCTR game not in ``games``, the pair views
+    (:data:`PAIRED_GAMES`) and ``slownim`` (every Slow SetNim game's records)."""
     from pipeline.rules import known_game_ids, state_of  # the rules games this process knows (no numba)
 
     for game in (*BOARD_GAMES, *NR_GAMES, *known_game_ids()):
@@ -467,23 +500,10 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
         con.execute(f"CREATE VIEW slownim AS {union}")
     else:
         con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
-    # Provenance: one row per sound (game, n) from its commit record, with the release and the
-    # code (pipeline.source_digest) that computed it, and its bytes on disk.
-    jobs_table = pa.Table.from_pylist(jobs, schema=pa.schema(
-        [(c, {"VARCHAR": pa.string(), "BIGINT": pa.int64()}[t]) for c, t in _JOB_COLUMNS.items()]))
-    con.register("_jobs_table", jobs_table)
-    con.execute("CREATE VIEW jobs AS SELECT * FROM _jobs_table ORDER BY game, n")
-    if unsummarised:
-        on_damage(f"partgames: warning: {unsummarised} (game, n) have no summary (an older partgames "
-                  "committed them); `partgames check --adopt` adds them")
-    # the files each record view reads in place (none when copied into memory): verify's join
-    # pass reads a neighbour's records from the files that hold them (view_files)
-    con.register(VIEW_FILES, pa.table({"game": pa.array([g for g in games if not small for _ in files[g]],
-                                                        pa.string()),
-                                       "path": pa.array([f for g in games if not small for f in files[g]],
-                                                        pa.string())}))
-    con.register("_summaries_table", pa.Table.from_pylist(summaries, schema=SUMMARY_SCHEMA))
-    con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
+
+
+def _records_view(con: duckdb.DuckDBPyConnection, games: list[str]) -> None:
+    """The view ``records``: every game's records (by column name), or an empty view."""
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in games)
         if all(g.startswith("lctr_d") for g in games):
@@ -494,6 +514,37 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
         con.execute(f"CREATE VIEW records AS {union}")
     else:
         con.execute(f"CREATE VIEW records AS {_empty_select(SLOWNIM_SCHEMA, 'none')}")
+
+
+def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | None,
+                 settings: dict[str, str] | None, on_damage: Callable[[str], None],
+                 whole_only: bool, deep: bool = False) -> Views:
+    con = _connect(store, macros, settings)
+    committed = _committed(store, min_n, max_n, on_damage, whole_only, deep)
+    files = committed.files
+    games = sorted(files)
+    every_file = [f for g in games for f in files[g]]
+    small = sum(j["kept_records"] for j in committed.jobs) < MATERIALIZE_BELOW
+    _game_views(con, files, small, on_damage)
+    _uncomputed_views(con, games, committed.shards, small)
+    # Provenance: one row per sound (game, n) from its commit record, with the release and the
+    # code (pipeline.source_digest) that computed it, and its bytes on disk.
+    jobs_table = pa.Table.from_pylist(committed.jobs, schema=pa.schema(
+        [(c, {"VARCHAR": pa.string(), "BIGINT": pa.int64()}[t]) for c, t in _JOB_COLUMNS.items()]))
+    con.register("_jobs_table", jobs_table)
+    con.execute("CREATE VIEW jobs AS SELECT * FROM _jobs_table ORDER BY game, n")
+    if committed.unsummarised:
+        on_damage(f"partgames: warning: {committed.unsummarised} (game, n) have no summary (an older "
+                  "partgames committed them); `partgames check --adopt` adds them")
+    # the files each record view reads in place (none when copied into memory): verify's join
+    # pass reads a neighbour's records from the files that hold them (view_files)
+    con.register(VIEW_FILES, pa.table({"game": pa.array([g for g in games if not small for _ in files[g]],
+                                                        pa.string()),
+                                       "path": pa.array([f for g in games if not small for f in files[g]],
+                                                        pa.string())}))
+    con.register("_summaries_table", pa.Table.from_pylist(committed.summaries, schema=SUMMARY_SCHEMA))
+    con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
+    _records_view(con, games)
     return Views(con, every_file, small)
 
 

@@ -580,6 +580,33 @@ def _size(count: float) -> str:
     raise AssertionError
 
 
+def _complete_journal(store: Store, skipped: list[tuple[str, int, dict]]) -> None:
+    """The journal of commits (:class:`pipeline.storage.Journal`) made complete: started on a
+    store that has none with every sound (game, n) it holds, and given the ``skipped`` (sound)
+    (game, n) of the run's range it lacks (a run killed between a commit and its journal line)."""
+    if not store.journal.exists():
+        store.journal_missing(store.committed()[0])
+    else:
+        store.journal_missing(skipped)
+
+
+def _solve_plan(store: Store, plan: _Plan, jobs: int, record_done: Callable[[ShardResult], None],
+                cluster: ClusterOptions | None, keep: KeepFilter, solve_partners_together: bool,
+                summary: RunSummary) -> None:
+    """Solve and stage the shards of ``plan``'s tasks, each reported to ``record_done``: in
+    ``jobs`` local threads (:func:`solve_all`), or as tasks on the Dask cluster ``cluster``
+    (:func:`pipeline.cluster.solve_all`, which gives ``summary`` its tasks per worker)."""
+    if cluster is None:
+        solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
+    elif plan.tasks:
+        from pipeline import cluster as dask_cluster  # Dask only for a cluster run
+
+        rules = _rules_sources([g for gs, _ in plan.tasks for g in gs])  # to the workers
+        summary.tasks_per_worker = dask_cluster.solve_all(
+            store.root, [([g.game_id for g in gs], items) for gs, items in plan.tasks],
+            cluster, functools.partial(solve_task, keep=keep.text, rules=rules), record_done)
+
+
 def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: int, force: bool,
                max_records: int | None, progress: bool, repair: bool, space_check: bool,
                say: Callable[[str], None], cluster: ClusterOptions | None = None,
@@ -591,13 +618,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
     commits = {} if force else _read_commits(store, games, min_n, max_n, keep)
     todo, skipped = _jobs_to_compute(store, games, min_n, max_n, force, repair, commits, summary, say)
     _check_space(store, todo, keep, space_check, progress, say)
-    # The journal of commits (pipeline.storage.Journal): started on a store that has none with
-    # every sound (game, n) it holds, and given the sound (game, n) it lacks in the run's range
-    # (a run killed between a commit and its journal line).
-    if not store.journal.exists():
-        store.journal_missing(store.committed()[0])
-    else:
-        store.journal_missing(skipped)
+    _complete_journal(store, skipped)
     plan = _plan(store, games, todo, jobs, force, max_records, keep, share_partition_columns)
     if cluster is None and plan.tasks:  # the first run's compiling, not solving
         from pipeline.warmup import compile_kernels
@@ -631,15 +652,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
         finish(key)
 
     try:
-        if cluster is None:
-            solve_all(store, deque(plan.tasks), jobs, record_done, solve_partners_together, keep)
-        elif plan.tasks:
-            from pipeline import cluster as dask_cluster  # Dask only for a cluster run
-
-            rules = _rules_sources([g for gs, _ in plan.tasks for g in gs])  # to the workers
-            summary.tasks_per_worker = dask_cluster.solve_all(
-                store.root, [([g.game_id for g in gs], items) for gs, items in plan.tasks],
-                cluster, functools.partial(solve_task, keep=keep.text, rules=rules), record_done)
+        _solve_plan(store, plan, jobs, record_done, cluster, keep, solve_partners_together, summary)
     finally:
         for bar in (bars or {}).values():
             bar.close()

@@ -142,6 +142,38 @@ def _ranges(results: str, min_n: int | None, max_n: int | None, parts: int) -> l
     return out
 
 
+def _merged_ranges(range_futures: list, damaged: set[str]) -> dict[str, tuple[Counts, list, list]]:
+    """The counts, examples and printed examples of each statement over every range, from the
+    range tasks' futures in increasing n (so the first examples come first); the damaged
+    (game, n) they report added to ``damaged``."""
+    merged: dict[str, tuple[Counts, list, list]] = {}
+    for future in range_futures:
+        part, bad = future.result()
+        damaged.update(bad)
+        for sid, (c, examples, printed) in part.items():
+            m = merged.setdefault(sid, (Counts(printed=0 if c.printed is not None else None), [], []))
+            m[0].add(c.rows, c.min_n, c.max_n, c.counterexamples, c.printed)
+            m[0].skipped += c.skipped
+            m[0].error = m[0].error or c.error
+            m[1].extend(examples)
+            m[2].extend(printed)
+    return merged
+
+
+def _shared_result(st: Statement, merged: dict[str, tuple[Counts, list, list]], seconds: float) -> Result:
+    """The result of statement ``st`` of the shared scan from its ``merged`` counts
+    (:func:`_merged_ranges`; none: no rows), ``seconds`` its share of the scan's time; an error
+    when a range's pass failed (not the counts it lacks)."""
+    empty = Counts(printed=0 if st.printed_clauses else None)
+    c, examples, printed = merged.get(st.id, (empty, [], []))
+    h = st.header
+    if c.error is not None:
+        return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=c.error)
+    return Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, 0, []),
+                  c.rows, c.min_n, c.max_n, c.counterexamples, examples[:EXAMPLES], c.printed,
+                  printed_examples=printed[:EXAMPLES], seconds=seconds, skipped=c.skipped)
+
+
 def verify_on_cluster(results: str | Path, client, select: list[str] | None = None,  # noqa: ANN001
                       on_result: Callable[[Result], None] | None = None, min_n: int | None = None,
                       max_n: int | None = None, settings: dict[str, str] | None = None,
@@ -167,17 +199,7 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
                                                pure=False)
                      for st in statements if st.id not in shared_ids}
     damaged: set[str] = set()
-    merged: dict[str, tuple[Counts, list, list]] = {}
-    for future in range_futures:  # in increasing n: the first examples come first
-        part, bad = future.result()
-        damaged.update(bad)
-        for sid, (c, examples, printed) in part.items():
-            m = merged.setdefault(sid, (Counts(printed=0 if c.printed is not None else None), [], []))
-            m[0].add(c.rows, c.min_n, c.max_n, c.counterexamples, c.printed)
-            m[0].skipped += c.skipped
-            m[0].error = m[0].error or c.error
-            m[1].extend(examples)
-            m[2].extend(printed)
+    merged = _merged_ranges(range_futures, damaged)
     scan = time.perf_counter() - start
     missing = [sid for sid in ids if sid not in merged and ranges]
     for sid in missing:  # refused by DuckDB in the shared scan: alone, where its error is its own
@@ -189,19 +211,7 @@ def verify_on_cluster(results: str | Path, client, select: list[str] | None = No
             result, bad = whole_futures[st.id].result()
             damaged.update(bad)
         else:
-            empty = Counts(printed=0 if st.printed_clauses else None)
-            c, examples, printed = merged.get(st.id, (empty, [], []))
-            h = st.header
-            if c.error is not None:  # a range's pass failed: an error, not the counts it lacks
-                result = Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=c.error)
-                out.append(result)
-                if on_result is not None:
-                    on_result(result)
-                continue
-            result = Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, 0, []),
-                            c.rows, c.min_n, c.max_n, c.counterexamples, examples[:EXAMPLES], c.printed,
-                            printed_examples=printed[:EXAMPLES], seconds=scan / max(1, len(shared)),
-                            skipped=c.skipped)
+            result = _shared_result(st, merged, scan / max(1, len(shared)))
         out.append(result)
         if on_result is not None:
             on_result(result)

@@ -410,6 +410,77 @@ def expansion(options: Any) -> Any:
         return expand
 
 
+@numba.njit(cache=True, inline="always")
+def _solve_open(x, ent, adj, gbits, mbits):  # pragma: no cover - compiled
+    """Solve position ``x``, whose options are all solved (:func:`_solve_position`); returns
+    the scratch ``gbits``, ``mbits``, replaced by larger ones when x has too many options."""
+    deg = ent[x, E_DEG]
+    if deg + 2 > gbits.shape[0]:
+        gbits = np.zeros(2 * (deg + 2), np.bool_)
+        mbits = np.zeros(2 * (deg + 2), np.bool_)
+    _solve_position(x, ent, adj, gbits, mbits)
+    return gbits, mbits
+
+
+@numba.njit(cache=True, inline="always")
+def _expanded(x, deg, ent, walk):  # pragma: no cover - compiled
+    """Record that position ``x`` has ``deg`` options, from ``ent[x, E_ADJ]`` on in the
+    adjacency list: in its entry and in ``walk``, the copy that :func:`_states` reads; returns
+    ``walk``, grown when it had no row for x."""
+    ent[x, E_DEG] = deg
+    if x >= walk.shape[0]:
+        walk = _grow2(walk, x + 1)
+    walk[x, W_ADJ] = ent[x, E_ADJ]
+    walk[x, W_DEG] = deg
+    return walk
+
+
+@numba.njit(cache=True, inline="always")
+def _position_id(source, at, length, pool, plen, slots, hashes, ent, count):  # pragma: no cover - compiled
+    """The id of the position ``source[at:at + length]`` in the table of positions, entered
+    (:func:`_add`) when it is not there yet: it is copied to ``pool[plen:]`` (its key), and the
+    slots (``slots``, ``hashes``) are rehashed when half full. Returns (id, pool, plen, slots,
+    hashes, ent, count): the arrays, grown when they had no room, ``plen`` past the key of a
+    new position and ``count`` (the number of ids) one more then."""
+    if plen + length > pool.shape[0]:
+        pool = _grow1(pool, plen + length)
+    for i in range(length):
+        pool[plen + i] = source[at + i]
+    if 2 * (count + 1) > slots.shape[0]:  # rehash at half full
+        slots, hashes = _rehash(slots, hashes)
+    c, h, full = _find(pool, plen, length, slots, hashes, ent)
+    if c < 0:
+        ent = _add(pool, plen, length, h, full, slots, hashes, ent, count)
+        c = count
+        plen += length
+        count += 1
+    return c, pool, plen, slots, hashes, ent, count
+
+
+@numba.njit(cache=True, inline="always")
+def _options_of_position(options, x, ent, pool, scratch, values, lengths,
+                         total):  # pragma: no cover - compiled
+    """(k, scratch, values, lengths): the k options of position ``x`` (its key in ``pool``,
+    located by ``ent``) by the rules' expansion ``options`` (:data:`EXPAND`), their values one
+    after the other in ``values``, their lengths in ``lengths`` (``total[0]``: the number of
+    values). The position is given as a copy in ``scratch`` (rules that change their argument
+    leave the table alone); the arrays are grown, and the rules asked again, when the options
+    do not fit."""
+    k0 = ent[x, E_KEY]
+    xl = ent[x, E_LEN]
+    if xl > scratch.shape[0]:
+        scratch = np.zeros(2 * xl, np.int64)
+    for i in range(xl):
+        scratch[i] = pool[k0 + i]
+    position = scratch[:xl]
+    k = options(position, values, lengths, total)
+    if k > lengths.shape[0] or total[0] > values.shape[0]:
+        lengths = _grow1(lengths, k)
+        values = _grow1(values, total[0])
+        k = options(position, values, lengths, total)
+    return k, scratch, values, lengths
+
+
 @numba.njit(numba.types.int64(numba.types.FunctionType(EXPAND), numba.types.boolean, _I64, _I64,
                               numba.types.int64, _I64, _I64, _I64, _I64, _I64, _I64,
                               numba.types.boolean[:, ::1]),
@@ -447,20 +518,8 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
             count = 0
             plen = 0
             alen = 0
-        a0 = offsets[p]
-        length = offsets[p + 1] - a0
-        if plen + length > pool.shape[0]:
-            pool = _grow1(pool, plen + length)
-        for i in range(length):
-            pool[plen + i] = starts[a0 + i]
-        if 2 * (count + 1) > slots.shape[0]:  # rehash at half full
-            slots, hashes = _rehash(slots, hashes)
-        root, h, full = _find(pool, plen, length, slots, hashes, ent)
-        if root < 0:
-            ent = _add(pool, plen, length, h, full, slots, hashes, ent, count)
-            root = count
-            plen += length
-            count += 1
+        root, pool, plen, slots, hashes, ent, count = _position_id(
+            starts, offsets[p], offsets[p + 1] - offsets[p], pool, plen, slots, hashes, ent, count)
         # ---- solve depth first: expand a position, solve its options, then it ----
         top = 0
         stack[0] = root
@@ -471,44 +530,20 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
                 top -= 1
                 continue
             if state == _OPEN:  # every option solved
-                deg = ent[x, E_DEG]
-                if deg + 2 > gbits.shape[0]:
-                    gbits = np.zeros(2 * (deg + 2), np.bool_)
-                    mbits = np.zeros(2 * (deg + 2), np.bool_)
-                _solve_position(x, ent, adj, gbits, mbits)
+                gbits, mbits = _solve_open(x, ent, adj, gbits, mbits)
                 top -= 1
                 continue
             ent[x, E_STATE] = _OPEN
             ent[x, E_ADJ] = alen
             deg = 0
-            k0 = ent[x, E_KEY]
-            xl = ent[x, E_LEN]
-            if xl > scratch.shape[0]:
-                scratch = np.zeros(2 * xl, np.int64)
-            for i in range(xl):  # a copy: rules that change their argument leave the table alone
-                scratch[i] = pool[k0 + i]
-            position = scratch[:xl]
-            k = options(position, values, lengths, total)
-            if k > lengths.shape[0] or total[0] > values.shape[0]:
-                lengths = _grow1(lengths, k)
-                values = _grow1(values, total[0])
-                k = options(position, values, lengths, total)
+            k, scratch, values, lengths = _options_of_position(options, x, ent, pool, scratch, values,
+                                                               lengths, total)
             at = 0
             for o in range(k):
                 ql = lengths[o]
-                if plen + ql > pool.shape[0]:
-                    pool = _grow1(pool, plen + ql)
-                for i in range(ql):
-                    pool[plen + i] = values[at + i]
+                c, pool, plen, slots, hashes, ent, count = _position_id(
+                    values, at, ql, pool, plen, slots, hashes, ent, count)
                 at += ql
-                if 2 * (count + 1) > slots.shape[0]:
-                    slots, hashes = _rehash(slots, hashes)
-                c, h, full = _find(pool, plen, ql, slots, hashes, ent)
-                if c < 0:
-                    ent = _add(pool, plen, ql, h, full, slots, hashes, ent, count)
-                    c = count
-                    plen += ql
-                    count += 1
                 if not multi:
                     if ent[c, E_SEEN] == x:  # a second move to one position: one option
                         continue
@@ -525,11 +560,7 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
                         stack = _grow1(stack, top + 2)
                     top += 1
                     stack[top] = c
-            ent[x, E_DEG] = deg
-            if x >= walk.shape[0]:
-                walk = _grow2(walk, x + 1)
-            walk[x, W_ADJ] = ent[x, E_ADJ]
-            walk[x, W_DEG] = deg
+            walk = _expanded(x, deg, ent, walk)
         states, seen = _states(root, adj, walk, seen, p + 1)
         _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states,
                out_height, out_flags)

@@ -174,6 +174,37 @@ def _first_tail_cell(one, length, below_len, off):  # pragma: no cover
     return off[0], off[1], off[2], off[3]
 
 
+@numba.njit(cache=True, inline="always")
+def _tail_aggregates(one, length, below_len, n):  # pragma: no cover
+    """(Σ (1 + nodes), Σ leaves, max (j + 1 + height)) over the tail of a row of ``length``
+    cells above a row of ``below_len``: its cells j ≥ ``below_len``, the one-row partitions
+    (length − j), read from the one-row table's running sums ``one[O_NSUM]`` and maxima
+    ``one[O_HMAX]`` (see :func:`solve_lctr_downright`); the leaves are summed here, not ahead:
+    they are rarely needed."""
+    u = np.uint64  # unsigned indices: see class_index
+    start = n - length
+    nsum = one[O_NSUM, n] - one[O_NSUM, start + below_len]
+    lsum = np.int64(0)
+    for j in range(below_len, length):
+        lsum += one[O_LEAVES, u(start + j)]
+    hmax = one[O_HMAX, start + below_len] - start
+    return nsum, lsum, hmax
+
+
+@numba.njit(cache=True, inline="always")
+def _cell_below(j, below_len, below_tail, first, kb, tab, one):  # pragma: no cover
+    """(class, nodes, leaves, height, id) of cell (kb, j) of the row below (``below_len``
+    cells, above a row of ``below_tail``): from the one-row table ``one`` at ``first + j``
+    (``first`` = n − below_len) when j ≥ ``below_tail`` (nothing below it: the one-row
+    partition (below_len − j), whose id is its length), else from ``tab``."""
+    uj = np.uint64(j)  # unsigned indices: see class_index
+    if j >= below_tail:
+        i = np.uint64(first + j)
+        return one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i], np.int64(below_len - j)
+    return (tab[T_CLS, kb, uj], tab[T_NODES, kb, uj], tab[T_LEAVES, kb, uj], tab[T_HEIGHT, kb, uj],
+            tab[T_ID, kb, uj])
+
+
 @numba.njit(cache=True, _nrt=False)
 def _solve_inner_row(
     kr, length, below_len, below_tail, tab, row_agg, one, off, combine, cls, count, index,
@@ -192,13 +223,7 @@ def _solve_inner_row(
     the class table is full.
     """
     u = np.uint64  # unsigned indices: see class_index
-    start = n - length
-    # The tail's aggregates, from the one-row table's running sums (see solve_lctr_downright).
-    nsum = one[O_NSUM, n] - one[O_NSUM, start + below_len]
-    lsum = np.int64(0)
-    for j in range(below_len, length):  # leaves are not summed ahead: they are rarely needed
-        lsum += one[O_LEAVES, u(start + j)]
-    hmax = one[O_HMAX, start + below_len] - start
+    nsum, lsum, hmax = _tail_aggregates(one, length, below_len, n)
     rc, rn, rl, rh = _first_tail_cell(one, length, below_len, off)
     uk = u(kr)
     if below_len == 0:  # the bottom row: only its start cell is stored, for a record
@@ -211,13 +236,7 @@ def _solve_inner_row(
     first = n - below_len  # cell (kb, j) is the one-row partition (below_len − j) for j ≥ below_tail
     for j in range(below_len - 1, -1, -1):
         uj = u(j)
-        if j >= below_tail:
-            i = u(first + j)
-            bc, bn, bl, bh = one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i]
-            bid = below_len - j
-        else:
-            bc, bn, bl = tab[T_CLS, kb, uj], tab[T_NODES, kb, uj], tab[T_LEAVES, kb, uj]
-            bh, bid = tab[T_HEIGHT, kb, uj], tab[T_ID, kb, uj]
+        bc, bn, bl, bh, bid = _cell_below(j, below_len, below_tail, first, kb, tab, one)
         c = np.int64(combine[class_index(bc, rc)])
         if c < 0:
             c = new_class(bc, rc, cls, combine, count, CLASS_BITS)
@@ -354,6 +373,24 @@ def _emit_values(rec, depth, tab, cls, states, out):  # pragma: no cover
     out.states[r] = states
 
 
+@numba.njit(cache=True, inline="always")
+def _solve_pushed_row(kr, rows, top, tab, row_agg, one, off, combine, cls, count, index, entries,
+                      n):  # pragma: no cover
+    """Solve row ``kr`` of ``rows``, just pushed by the walk: its start cell only when it
+    completes a partition (``top``, :func:`_solve_top_row`), else the whole row
+    (:func:`_solve_inner_row`). Returns as they do."""
+    below = rows[kr - 1] if kr > 0 else 0
+    below_tail = rows[kr - 2] if kr > 1 else 0
+    if top:
+        return _solve_top_row(
+            kr, rows[kr], below, below_tail, tab, row_agg, one, off, combine, cls, count, index, n,
+        )
+    return _solve_inner_row(
+        kr, rows[kr], below, below_tail, tab, row_agg, one, off, combine, cls, count, index,
+        entries, n,
+    )
+
+
 # _nrt=False: the walk allocates nothing (an allocation here fails to compile), and without it
 # numba's reference counting puts atomic increments and decrements around the inlined row
 # solvers (the arguments they bind) on every record (docs/performance.md).
@@ -395,18 +432,8 @@ def _walk(n, prefix_values, prefix_offsets, exits, features, out, tab, row_agg, 
                 continue
             if code == PUSH:
                 kr = pushed_row(st, index, entries_below)
-                below = rows[kr - 1] if kr > 0 else 0
-                below_tail = rows[kr - 2] if kr > 1 else 0
-                if sums[kr + 1] == n:
-                    new_ids = _solve_top_row(
-                        kr, rows[kr], below, below_tail, tab, row_agg, one, off,
-                        combine, cls, count, index, n,
-                    )
-                else:
-                    new_ids = _solve_inner_row(
-                        kr, rows[kr], below, below_tail, tab, row_agg, one, off,
-                        combine, cls, count, index, entries, n,
-                    )
+                new_ids = _solve_pushed_row(kr, rows, sums[kr + 1] == n, tab, row_agg, one, off,
+                                            combine, cls, count, index, entries, n)
                 if new_ids < 0:
                     return -1
                 push_row(kr, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,

@@ -145,14 +145,11 @@ def _store_counts(tab, uk, uj, nodes, leaves, height, nodes2, leaves2, height2):
     tab[3 + T_HEIGHT, uk, uj] = height2
 
 
-@numba.njit(cache=True, _nrt=False)
-def _solve_inner_row(
-    kr, length, below_len, below_tail, tab, row_agg, one, off, members, pcombine, pcount,
-    cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, entries, n,
-):  # pragma: no cover
-    """Row ``kr`` for both games: :func:`pipeline.games.lctr_downright._solve_inner_row` with a pair
-    class per cell and each game's counts. Returns the row's new sub-partitions, -1 if a class
-    table is full."""
+@numba.njit(cache=True, inline="always")
+def _tail_aggregates(one, length, below_len, n):  # pragma: no cover
+    """Both games' (Σ (1 + nodes), Σ leaves, max (j + 1 + height)) over the tail of a row of
+    ``length`` cells above a row of ``below_len``, LCTR's then Downright's (see
+    :func:`pipeline.games.lctr_downright._tail_aggregates`): from the one-row table ``one``."""
     u = np.uint64
     start = n - length
     nsum_l = one[O_NSUM, n] - one[O_NSUM, start + below_len]
@@ -164,6 +161,34 @@ def _solve_inner_row(
         lsum_d += one[5 + O_LEAVES, u(start + j)]
     hmax_l = one[O_HMAX, start + below_len] - start
     hmax_d = one[5 + O_HMAX, start + below_len] - start
+    return nsum_l, lsum_l, hmax_l, nsum_d, lsum_d, hmax_d
+
+
+@numba.njit(cache=True, inline="always")
+def _cell_below(j, below_len, below_tail, first, kb, tab, one):  # pragma: no cover
+    """(pair class, nodes, leaves, height, Downright's nodes, leaves, height, id) of cell
+    (kb, j) of the row below (see :func:`pipeline.games.lctr_downright._cell_below`): from the
+    one-row table ``one`` at ``first + j`` when j ≥ ``below_tail``, else from ``tab``."""
+    uj = np.uint64(j)
+    if j >= below_tail:
+        i = np.uint64(first + j)
+        return (one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i],
+                one[5 + O_NODES, i], one[5 + O_LEAVES, i], one[5 + O_HEIGHT, i], np.int64(below_len - j))
+    return (tab[T_CLS, kb, uj], tab[T_NODES, kb, uj], tab[T_LEAVES, kb, uj], tab[T_HEIGHT, kb, uj],
+            tab[3 + T_NODES, kb, uj], tab[3 + T_LEAVES, kb, uj], tab[3 + T_HEIGHT, kb, uj],
+            tab[T_ID, kb, uj])
+
+
+@numba.njit(cache=True, _nrt=False)
+def _solve_inner_row(
+    kr, length, below_len, below_tail, tab, row_agg, one, off, members, pcombine, pcount,
+    cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, entries, n,
+):  # pragma: no cover
+    """Row ``kr`` for both games: :func:`pipeline.games.lctr_downright._solve_inner_row` with a pair
+    class per cell and each game's counts. Returns the row's new sub-partitions, -1 if a class
+    table is full."""
+    u = np.uint64
+    nsum_l, lsum_l, hmax_l, nsum_d, lsum_d, hmax_d = _tail_aggregates(one, length, below_len, n)
     rc, rn, rl, rh, rn2, rl2, rh2 = _first_tail_cell(one, length, below_len, off)
     uk = u(kr)
     if below_len == 0:
@@ -174,15 +199,7 @@ def _solve_inner_row(
     first = n - below_len
     for j in range(below_len - 1, -1, -1):
         uj = u(j)
-        if j >= below_tail:
-            i = u(first + j)
-            bc, bn, bl, bh = one[O_CLS, i], one[O_NODES, i], one[O_LEAVES, i], one[O_HEIGHT, i]
-            bn2, bl2, bh2 = one[5 + O_NODES, i], one[5 + O_LEAVES, i], one[5 + O_HEIGHT, i]
-            bid = below_len - j
-        else:
-            bc, bn, bl = tab[T_CLS, kb, uj], tab[T_NODES, kb, uj], tab[T_LEAVES, kb, uj]
-            bh, bid = tab[T_HEIGHT, kb, uj], tab[T_ID, kb, uj]
-            bn2, bl2, bh2 = tab[3 + T_NODES, kb, uj], tab[3 + T_LEAVES, kb, uj], tab[3 + T_HEIGHT, kb, uj]
+        bc, bn, bl, bh, bn2, bl2, bh2, bid = _cell_below(j, below_len, below_tail, first, kb, tab, one)
         c = np.int64(pcombine[_pidx(bc, rc)])
         if c < 0:
             c = _new_pair(bc, rc, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d)
@@ -322,6 +339,27 @@ def solve_lctr_downright_pair(n, prefix_values, prefix_offsets, features, out_l,
     return rec
 
 
+@numba.njit(cache=True, inline="always")
+def _solve_pushed_row(
+    kr, rows, top, tab, row_agg, one, off, members, pcombine, pcount, cls_l, comb_l, cnt_l, cls_d,
+    comb_d, cnt_d, index, entries, n,
+):  # pragma: no cover
+    """Solve row ``kr`` of ``rows``, just pushed by the walk, for both games: its start cell
+    only when it completes a partition (``top``, :func:`_solve_top_row`), else the whole row
+    (:func:`_solve_inner_row`). Returns as they do."""
+    below = rows[kr - 1] if kr > 0 else 0
+    below_tail = rows[kr - 2] if kr > 1 else 0
+    if top:
+        return _solve_top_row(
+            kr, rows[kr], below, below_tail, tab, row_agg, one, off, members,
+            pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, n,
+        )
+    return _solve_inner_row(
+        kr, rows[kr], below, below_tail, tab, row_agg, one, off, members,
+        pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, entries, n,
+    )
+
+
 # _nrt=False: as lctr_downright._walk (docs/performance.md).
 @numba.njit(cache=True, nogil=True, _nrt=False)
 def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk):  # pragma: no cover
@@ -362,19 +400,10 @@ def _walk(n, prefix_values, prefix_offsets, features, out_l, out_d, tables, walk
                 continue
             if code == PUSH:
                 kr = pushed_row(st, index, entries_below)
-                below = rows[kr - 1] if kr > 0 else 0
-                below_tail = rows[kr - 2] if kr > 1 else 0
-                if sums[kr + 1] == n:
-                    new_ids = _solve_top_row(
-                        kr, rows[kr], below, below_tail, tab, row_agg, one, off, members,
-                        pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, n,
-                    )
-                else:
-                    new_ids = _solve_inner_row(
-                        kr, rows[kr], below, below_tail, tab, row_agg, one, off, members,
-                        pcombine, pcount, cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index,
-                        entries, n,
-                    )
+                new_ids = _solve_pushed_row(
+                    kr, rows, sums[kr + 1] == n, tab, row_agg, one, off, members, pcombine, pcount,
+                    cls_l, comb_l, cnt_l, cls_d, comb_d, cnt_d, index, entries, n,
+                )
                 if new_ids < 0:
                     return -1
                 push_row(kr, new_ids, rows, distinct_below, gap_below, features, conj_rows, sizes_below,

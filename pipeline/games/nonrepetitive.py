@@ -191,14 +191,14 @@ def _solve_row(k, rows, tab, ids, index, entries, off, cls, combine, count, top)
     return True
 
 
-@numba.njit(cache=True, _nrt=False)
-def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, count, exits,
-          out):  # pragma: no cover
-    """Record ``rec``: the partition rows[:depth] (bottom-up) started with no move played.
-    Returns False if the class table is full."""
-    # The seven positions with fewer than three moves played, deepest first: the history fixes
-    # the cell (i T moves, j L moves). Those of a cell outside the diagram are solved too, from
-    # nothing, and never read: a cell's options are read only where they exist.
+@numba.njit(cache=True, inline="always")
+def _solve_short_histories(depth, rows, tab, short, off, cls, combine, count):  # pragma: no cover
+    """The positions of the partition rows[:depth] (bottom-up) with fewer than three moves
+    played, into ``short[f, s]`` for each of the seven short histories s, deepest first (their
+    options are the longer histories of ``tab`` or shorter ones solved before). The history
+    fixes the cell (i T moves, j L moves); those of a cell outside the diagram are solved too,
+    from nothing, and never read: a cell's options are read only where they exist. Returns
+    False if the class table is full."""
     for s in range(LONG - 1, -1, -1):
         length = 0 if s == 0 else (1 if s < 3 else 2)
         bits = s - ((1 << length) - 1)
@@ -230,6 +230,14 @@ def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, cou
         short[T_NODES, s] = nodes
         short[T_LEAVES, s] = leaves
         short[T_HEIGHT, s] = height
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _write_values(rec, short, cls, out):  # pragma: no cover
+    """Record ``rec``'s values: those of its start, history 0 of ``short`` (sg, sg_misere and
+    the six flags, the bits of its class's and summary, from the class table ``cls``; nodes,
+    leaves, height; docs/definitions.md §3–§5)."""
     c = short[T_CLS, 0]
     out.sg[rec] = cls[C_SG, c]
     out.sg_misere[rec] = cls[C_SGM, c]
@@ -239,7 +247,15 @@ def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, cou
     fl = cls[C_AND, c]
     for f in range(6):
         out.flags[f, rec] = (fl >> f) & 1
-    # states: distinct (sub-partition, history) over the reachable cells, plus () in LCTR
+
+
+@numba.njit(cache=True, inline="always")
+def _count_states(rec, depth, rows, ids, reach, seen, exits):  # pragma: no cover
+    """``states`` of record ``rec``, the partition rows[:depth] (bottom-up): the distinct
+    (sub-partition, history) pairs over its cells, a cell's sub-partition ``ids[k, j]`` and the
+    histories that reach it ``reach[i, j]`` (:func:`reach_table`), marked in ``seen`` with the
+    stamp rec + 1 (no clearing); with ``exits`` (LCTR) plus the histories with which a move
+    leaves the diagram into () (docs/definitions.md §4)."""
     stamp = rec + 1
     states = 0
     ends = 0
@@ -265,11 +281,22 @@ def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, cou
     while ends:
         states += ends & 1
         ends >>= 1
-    out.states[rec] = states
+    return states
+
+
+@numba.njit(cache=True, _nrt=False)
+def _emit(rec, depth, rows, tab, ids, reach, seen, short, off, cls, combine, count, exits,
+          out):  # pragma: no cover
+    """Record ``rec``: the partition rows[:depth] (bottom-up) started with no move played.
+    Returns False if the class table is full."""
+    if not _solve_short_histories(depth, rows, tab, short, off, cls, combine, count):
+        return False
+    _write_values(rec, short, cls, out)
+    # states: distinct (sub-partition, history) over the reachable cells, plus () in LCTR
+    out.states[rec] = _count_states(rec, depth, rows, ids, reach, seen, exits)
     return True
 
 
-# nogil: the runner writes the previous shard in a thread while this solves the next one.
 @numba.njit(cache=True, nogil=True)
 def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features, out):  # pragma: no cover
     """Solve ``lctr_nr`` (``exits``) or ``downright_nr`` for every partition of n below the

@@ -136,6 +136,254 @@ def _add_bit(v, shift, first, used, e_word, e_bits):  # pragma: no cover - compi
     return used
 
 
+@numba.njit(cache=True, inline="always")
+def _largest_sizes(values, offsets):  # pragma: no cover - compiled
+    """(cells, rows): the largest n and the most parts of the partitions
+    ``values[offsets[p]:offsets[p+1]]`` (at least 1 each), the sizes of the solver's arrays."""
+    max_cells = 1
+    max_rows = 1
+    for p in range(offsets.shape[0] - 1):
+        a0, b0 = offsets[p], offsets[p + 1]
+        cells = 0
+        for i in range(a0, b0):
+            cells += values[i]
+        max_cells = max(max_cells, cells)
+        max_rows = max(max_rows, b0 - a0)
+    return max_cells, max_rows
+
+
+@numba.njit(cache=True, inline="always")
+def _row_starts(lam, r, start):  # pragma: no cover - compiled
+    """The flat index ``start[i]`` of cell (i, 0) of the partition ``lam`` (``r`` parts, its
+    cells row by row, top row first), for i = 0 … r; returns n, its number of cells."""
+    start[0] = 0
+    for i in range(r):
+        start[i + 1] = start[i] + lam[i]
+    return start[r]
+
+
+@numba.njit(cache=True, inline="always")
+def _store_cell(cell, c0, g, m, nodes, leaves, h, own_and, own_or):  # pragma: no cover - compiled
+    """Cell ``c0``'s fields in ``cell``: sg ``g``, sg_misere ``m``, ``nodes``, ``leaves``,
+    height ``h`` and the flag summaries ``own_and``/``own_or`` (:func:`_cell_value`)."""
+    cell[c0, SG] = g
+    cell[c0, SGM] = m
+    cell[c0, NODES] = nodes
+    cell[c0, LEAVES] = leaves
+    cell[c0, HEIGHT] = h
+    cell[c0, AND] = own_and
+    cell[c0, OR] = own_or
+
+
+@numba.njit(cache=True, inline="always")
+def _lay_out_lines(lam, r, n, rays, max_cells, start, line, line_ids):  # pragma: no cover - compiled
+    """Clear the line aggregates of the partition ``lam`` (``r`` parts, ``n`` cells, cell (i, j)
+    at flat index ``start[i] + j``) and place them: ``line_ids[q, c]`` is the line of cell c in
+    the direction of ray q (``rays[q]`` = (a rows down, b columns right)), the aggregate
+    ``q · max_cells`` + the flat index of the line's first cell (:func:`_line_of`), and
+    ``line[·, L_FIRST]`` where its option-word entries start: the lines' blocks of twice their
+    length (each cell adds at most two words, an sg and an sg_misere one) one after another."""
+    first = 0
+    for q in range(rays.shape[0]):
+        for c in range(n):
+            for f in range(8):
+                line[q * max_cells + c, f] = 0
+        for i in range(r):
+            for j in range(lam[i]):
+                ln = q * max_cells + _line_of(i, j, rays[q, 0], rays[q, 1], start)
+                line_ids[q, start[i] + j] = ln
+                line[ln, L_FIRST] += 2  # the line's length, twice, for now
+        for c in range(n):
+            ln = q * max_cells + c
+            length2 = line[ln, L_FIRST]
+            line[ln, L_FIRST] = first
+            first += length2
+
+
+@numba.njit(cache=True, inline="always")
+def _gather_options(i, j, r, lam, start, steps, rays, exits, cell, line, line_ids, e_word, e_bits,
+                    sgb, sgmb):  # pragma: no cover - compiled
+    """The options of cell (i, j) of ``lam`` (``r`` parts, flat indices ``start``), aggregated
+    (docs/definitions.md §3–§5): their sg and sg_misere values set in the zeroed bitsets ``sgb``
+    and ``sgmb``, and (used, nodes, leaves, height, and, or, count): the words of the bitsets
+    that may be nonzero, the options' nodes and leaves summed (saturating, :func:`sadd`), their
+    largest height (−1 if none), their flags and-ed and or-ed, and how many there are.
+
+    A step (``steps[s]``) reaches one cell, or with ``exits`` (LCTR) the empty position () when
+    it leaves the diagram; a ray's (``rays[q]``) targets are the cells of its line solved so far,
+    read from the line's aggregate (``line``, ``line_ids``, option words ``e_word``/``e_bits``,
+    :func:`_lay_out_lines`); ``cell`` holds the solved cells' fields (SG … OR)."""
+    used = 0
+    nsum = np.int64(0)
+    lsum = np.int64(0)
+    hmax = -1
+    agg_or = 0
+    agg_and = ALL_AND
+    cnt = 0
+    for s in range(steps.shape[0]):
+        ti = i + steps[s, 0]
+        tj = j + steps[s, 1]
+        if ti < r and tj < lam[ti]:
+            c = start[ti] + tj
+            v = cell[c, SG]
+            used = max(used, (v >> 6) + 1)
+            _set_bit(sgb, v)
+            v = cell[c, SGM]
+            used = max(used, (v >> 6) + 1)
+            _set_bit(sgmb, v)
+            nsum = sadd(nsum, cell[c, NODES])
+            lsum = sadd(lsum, cell[c, LEAVES])
+            hmax = max(hmax, cell[c, HEIGHT])
+            agg_and &= cell[c, AND]
+            agg_or |= cell[c, OR]
+            cnt += 1
+        elif exits:  # LCTR: the move leaves the diagram, into ()
+            used = max(used, 1)
+            sgb[0] |= _ONE
+            sgmb[0] |= _ONE << _ONE
+            nsum = sadd(nsum, 1)
+            lsum = sadd(lsum, 1)
+            hmax = max(hmax, 0)
+            agg_and &= _EMPTY_AND
+            agg_or |= _EMPTY_OR
+            cnt += 1
+    c0 = start[i] + j
+    for q in range(rays.shape[0]):
+        ln = line_ids[q, c0]
+        if line[ln, L_COUNT] > 0:  # the ray's targets: the line's solved cells
+            for e in range(line[ln, L_FIRST], line[ln, L_FIRST] + line[ln, L_WORDS]):
+                w = e_word[e]
+                sgb[w] |= e_bits[e, 0]
+                sgmb[w] |= e_bits[e, 1]
+                used = max(used, w + 1)
+            nsum = sadd(nsum, line[ln, L_NODES])
+            lsum = sadd(lsum, line[ln, L_LEAVES])
+            hmax = max(hmax, line[ln, L_HEIGHT])
+            agg_and &= line[ln, L_AND]
+            agg_or |= line[ln, L_OR]
+            cnt += 1
+    return used, nsum, lsum, hmax, agg_and, agg_or, cnt
+
+
+@numba.njit(cache=True, inline="always")
+def _cell_value(cnt, used, nsum, lsum, hmax, agg_and, agg_or, sgb, sgmb):  # pragma: no cover - compiled
+    """(sg, sg_misere, nodes, leaves, height, and, or) of a position from its ``cnt`` options'
+    aggregate (:func:`_gather_options`: their values in the bitsets ``sgb``/``sgmb``, of which
+    the first ``used`` words may be nonzero; ``nsum``, ``lsum`` their nodes and leaves summed,
+    ``hmax`` their largest height, ``agg_and``/``agg_or`` their flags and-ed and or-ed).
+    docs/definitions.md §3–§5: sg and sg_misere are mexes of the options' values (a terminal
+    position: 0 and 1), nodes = 1 + the options' nodes, leaves the options' (a terminal position
+    is one leaf), height = 1 + the options' largest (0 terminal); the flags by :func:`summarize`."""
+    terminal = cnt == 0
+    if terminal:
+        g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
+    else:
+        g = _mex(sgb, used)
+        m = _mex(sgmb, used)
+        nodes = sadd(np.int64(1), nsum)
+        leaves = lsum
+        h = hmax + 1
+    own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
+    return g, m, nodes, leaves, h, own_and, own_or
+
+
+@numba.njit(cache=True, inline="always")
+def _join_lines(c0, g, m, nodes, leaves, h, own_and, own_or, n_rays, line, line_ids, e_word,
+                e_bits):  # pragma: no cover - compiled
+    """Cell ``c0``, solved (sg ``g``, sg_misere ``m``, ``nodes``, ``leaves``, height ``h``, flags
+    ``own_and``/``own_or``), joins its line of each of the ``n_rays`` rays (``line_ids``): a
+    target of every cell before it on the line, so its values are set among the line's option
+    words (``e_word``/``e_bits``, :func:`_add_bit`) and its fields added to the line's aggregate
+    (``line``: sums, max, and, or, as :func:`_gather_options` reads them)."""
+    for q in range(n_rays):
+        ln = line_ids[q, c0]
+        line[ln, L_WORDS] = _add_bit(g, 0, line[ln, L_FIRST], line[ln, L_WORDS], e_word, e_bits)
+        line[ln, L_WORDS] = _add_bit(m, 1, line[ln, L_FIRST], line[ln, L_WORDS], e_word, e_bits)
+        if line[ln, L_COUNT] == 0:
+            line[ln, L_NODES] = nodes
+            line[ln, L_LEAVES] = leaves
+            line[ln, L_HEIGHT] = h
+            line[ln, L_AND] = own_and
+            line[ln, L_OR] = own_or
+        else:
+            line[ln, L_NODES] = sadd(nodes, line[ln, L_NODES])
+            line[ln, L_LEAVES] = sadd(leaves, line[ln, L_LEAVES])
+            line[ln, L_HEIGHT] = max(h, line[ln, L_HEIGHT])
+            line[ln, L_AND] &= own_and
+            line[ln, L_OR] |= own_or
+        line[ln, L_COUNT] += 1
+
+
+@numba.njit(cache=True, inline="always")
+def _intern_cells(lam, r, n, start, cell, keys, vals, count):  # pragma: no cover - compiled
+    """``cell[c, ID]``: an id of the sub-partition λ[i, j] at each cell (i, j) of ``lam`` (``r``
+    parts, ``n`` cells, flat indices ``start``), equal ids for equal sub-partitions
+    (docs/definitions.md §4). λ[i, j] is (its top row λ_{i+1} − j, λ[i+1, j]), hash-consed
+    bottom row first in the table ``keys``/``vals`` (:func:`_intern`, cleared here; ``count``:
+    the ids given)."""
+    table = 4
+    while table < 2 * n + 2:
+        table *= 2
+    for t in range(table):
+        keys[t] = -1
+    count[0] = 0
+    for i in range(r - 1, -1, -1):
+        for j in range(lam[i]):
+            child = cell[start[i + 1] + j, ID] if i + 1 < r and j < lam[i + 1] else 0
+            cell[start[i] + j, ID] = _intern((lam[i] - j) * (n + 2) + child, keys, vals,
+                                              table - 1, count)
+
+
+@numba.njit(cache=True, inline="always")
+def _reachable_states(lam, r, start, steps, rays, cell, reach, stamp, token):  # pragma: no cover - compiled
+    """The number of distinct sub-partitions (ids ``cell[·, ID]``, :func:`_intern_cells`) at
+    the cells of ``lam`` (``r`` parts, flat indices ``start``) reachable from (0, 0): a cell is
+    reachable iff its offset is a sum of moves (``steps``, ``rays``), i.e. some move leads to it
+    from a reachable cell, which lies weakly above-left of it, so inside the diagram
+    (docs/definitions.md §4). ``reach`` records the cells reached; ``stamp[id] == token`` marks
+    an id counted (``token``: one per partition, so ``stamp`` needs no clearing)."""
+    states = 0
+    for i in range(r):
+        for j in range(lam[i]):
+            ok = i == 0 and j == 0
+            for s in range(steps.shape[0]):
+                if ok:
+                    break
+                si = i - steps[s, 0]
+                sj = j - steps[s, 1]
+                if si >= 0 and sj >= 0:
+                    ok = reach[start[si] + sj]
+            for q in range(rays.shape[0]):
+                if ok:
+                    break
+                si = i - rays[q, 0]
+                sj = j - rays[q, 1]
+                if si >= 0 and sj >= 0:
+                    ok = reach[start[si] + sj]
+            reach[start[i] + j] = ok
+            if ok:
+                ident = cell[start[i] + j, ID]
+                if stamp[ident] != token:
+                    stamp[ident] = token
+                    states += 1
+    return states
+
+
+@numba.njit(cache=True, inline="always")
+def _write_values(p, cell, states, out):  # pragma: no cover - compiled
+    """Record p's values in ``out`` (:class:`KernelOutput`): those of the start position, cell
+    (0, 0) of ``cell`` (sg, sg_misere, nodes, leaves, height, and the six flags, the bits of its
+    AND field: docs/definitions.md §3–§5), and its ``states``."""
+    out.sg[p] = cell[0, SG]
+    out.sg_misere[p] = cell[0, SGM]
+    out.nodes[p] = cell[0, NODES]
+    out.leaves[p] = cell[0, LEAVES]
+    out.height[p] = cell[0, HEIGHT]
+    for f in range(6):
+        out.flags[f, p] = (cell[0, AND] >> f) & 1
+    out.states[p] = states
+
+
 @numba.njit(cache=True, nogil=True)
 def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma: no cover - compiled
     """Solve each partition ``values[offsets[p]:offsets[p+1]]`` (non-increasing, positive parts);
@@ -154,16 +402,7 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
     length: memory O(cells · rays).
     """
     records = offsets.shape[0] - 1
-    max_cells = 1
-    max_rows = 1
-    for p in range(records):
-        a0, b0 = offsets[p], offsets[p + 1]
-        cells = 0
-        for i in range(a0, b0):
-            cells += values[i]
-        max_cells = max(max_cells, cells)
-        max_rows = max(max_rows, b0 - a0)
-    n_steps = steps.shape[0]
+    max_cells, max_rows = _largest_sizes(values, offsets)
     n_rays = rays.shape[0]
     nr = max(n_rays, 1)
     cell = np.zeros((max_cells, 8), dtype=np.int64)
@@ -192,26 +431,9 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
         a0 = offsets[p]
         r = offsets[p + 1] - a0
         lam = values[a0:a0 + r]
-        start[0] = 0
-        for i in range(r):
-            start[i + 1] = start[i] + lam[i]
-        n = start[r]
+        n = _row_starts(lam, r, start)
         if n_rays > 0:
-            first = 0
-            for q in range(n_rays):
-                for c in range(n):
-                    for f in range(8):
-                        line[q * max_cells + c, f] = 0
-                for i in range(r):
-                    for j in range(lam[i]):
-                        ln = q * max_cells + _line_of(i, j, rays[q, 0], rays[q, 1], start)
-                        line_ids[q, start[i] + j] = ln
-                        line[ln, L_FIRST] += 2  # the line's length, twice, for now
-                for c in range(n):
-                    ln = q * max_cells + c
-                    length2 = line[ln, L_FIRST]
-                    line[ln, L_FIRST] = first
-                    first += length2
+            _lay_out_lines(lam, r, n, rays, max_cells, start, line, line_ids)
         # ---- values and flags of every cell, bottom row first (docs/definitions.md §3–§5) ----
         used = 0  # words of sgb / sgmb that may be nonzero
         for i in range(r - 1, -1, -1):
@@ -220,140 +442,22 @@ def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma
                 for w in range(used):
                     sgb[w] = _ZERO
                     sgmb[w] = _ZERO
-                used = 0
-                nsum = np.int64(0)
-                lsum = np.int64(0)
-                hmax = -1
-                agg_or = 0
-                agg_and = ALL_AND
-                cnt = 0
-                for s in range(n_steps):
-                    ti = i + steps[s, 0]
-                    tj = j + steps[s, 1]
-                    if ti < r and tj < lam[ti]:
-                        c = start[ti] + tj
-                        v = cell[c, SG]
-                        used = max(used, (v >> 6) + 1)
-                        _set_bit(sgb, v)
-                        v = cell[c, SGM]
-                        used = max(used, (v >> 6) + 1)
-                        _set_bit(sgmb, v)
-                        nsum = sadd(nsum, cell[c, NODES])
-                        lsum = sadd(lsum, cell[c, LEAVES])
-                        hmax = max(hmax, cell[c, HEIGHT])
-                        agg_and &= cell[c, AND]
-                        agg_or |= cell[c, OR]
-                        cnt += 1
-                    elif exits:  # LCTR: the move leaves the diagram, into ()
-                        used = max(used, 1)
-                        sgb[0] |= _ONE
-                        sgmb[0] |= _ONE << _ONE
-                        nsum = sadd(nsum, 1)
-                        lsum = sadd(lsum, 1)
-                        hmax = max(hmax, 0)
-                        agg_and &= _EMPTY_AND
-                        agg_or |= _EMPTY_OR
-                        cnt += 1
-                for q in range(n_rays):
-                    ln = line_ids[q, c0]
-                    if line[ln, L_COUNT] > 0:  # the ray's targets: the line's solved cells
-                        for e in range(line[ln, L_FIRST], line[ln, L_FIRST] + line[ln, L_WORDS]):
-                            w = e_word[e]
-                            sgb[w] |= e_bits[e, 0]
-                            sgmb[w] |= e_bits[e, 1]
-                            used = max(used, w + 1)
-                        nsum = sadd(nsum, line[ln, L_NODES])
-                        lsum = sadd(lsum, line[ln, L_LEAVES])
-                        hmax = max(hmax, line[ln, L_HEIGHT])
-                        agg_and &= line[ln, L_AND]
-                        agg_or |= line[ln, L_OR]
-                        cnt += 1
-                terminal = cnt == 0
-                if terminal:
-                    g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
-                else:
-                    g = _mex(sgb, used)
-                    m = _mex(sgmb, used)
-                    nodes = sadd(np.int64(1), nsum)
-                    leaves = lsum
-                    h = hmax + 1
-                own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
-                cell[c0, SG] = g
-                cell[c0, SGM] = m
-                cell[c0, NODES] = nodes
-                cell[c0, LEAVES] = leaves
-                cell[c0, HEIGHT] = h
-                cell[c0, AND] = own_and
-                cell[c0, OR] = own_or
+                used, nsum, lsum, hmax, agg_and, agg_or, cnt = _gather_options(
+                    i, j, r, lam, start, steps, rays, exits, cell, line, line_ids, e_word, e_bits,
+                    sgb, sgmb)
+                g, m, nodes, leaves, h, own_and, own_or = _cell_value(
+                    cnt, used, nsum, lsum, hmax, agg_and, agg_or, sgb, sgmb)
+                _store_cell(cell, c0, g, m, nodes, leaves, h, own_and, own_or)
                 # ---- this cell joins its lines: a target of every cell before it on them ----
-                for q in range(n_rays):
-                    ln = line_ids[q, c0]
-                    line[ln, L_WORDS] = _add_bit(g, 0, line[ln, L_FIRST], line[ln, L_WORDS], e_word, e_bits)
-                    line[ln, L_WORDS] = _add_bit(m, 1, line[ln, L_FIRST], line[ln, L_WORDS], e_word, e_bits)
-                    if line[ln, L_COUNT] == 0:
-                        line[ln, L_NODES] = nodes
-                        line[ln, L_LEAVES] = leaves
-                        line[ln, L_HEIGHT] = h
-                        line[ln, L_AND] = own_and
-                        line[ln, L_OR] = own_or
-                    else:
-                        line[ln, L_NODES] = sadd(nodes, line[ln, L_NODES])
-                        line[ln, L_LEAVES] = sadd(leaves, line[ln, L_LEAVES])
-                        line[ln, L_HEIGHT] = max(h, line[ln, L_HEIGHT])
-                        line[ln, L_AND] &= own_and
-                        line[ln, L_OR] |= own_or
-                    line[ln, L_COUNT] += 1
+                _join_lines(c0, g, m, nodes, leaves, h, own_and, own_or, n_rays, line, line_ids,
+                            e_word, e_bits)
         for w in range(used):
             sgb[w] = _ZERO
             sgmb[w] = _ZERO
         # ---- states: distinct λ[i, j] over the reachable cells (docs/definitions.md §4) ----
-        # λ[i, j] is (its top row λ_{i+1} − j, λ[i+1, j]): equal sub-partitions get equal ids.
-        table = 4
-        while table < 2 * n + 2:
-            table *= 2
-        for t in range(table):
-            keys[t] = -1
-        count[0] = 0
-        for i in range(r - 1, -1, -1):
-            for j in range(lam[i]):
-                child = cell[start[i + 1] + j, ID] if i + 1 < r and j < lam[i + 1] else 0
-                cell[start[i] + j, ID] = _intern((lam[i] - j) * (n + 2) + child, keys, vals,
-                                                  table - 1, count)
-        # A cell is reachable iff its offset is a sum of moves: some move leads to it from a
-        # reachable cell (which lies weakly above-left of it, so inside the diagram).
-        token = p + 1
-        states = 0
-        for i in range(r):
-            for j in range(lam[i]):
-                ok = i == 0 and j == 0
-                for s in range(n_steps):
-                    if ok:
-                        break
-                    si = i - steps[s, 0]
-                    sj = j - steps[s, 1]
-                    if si >= 0 and sj >= 0:
-                        ok = reach[start[si] + sj]
-                for q in range(n_rays):
-                    if ok:
-                        break
-                    si = i - rays[q, 0]
-                    sj = j - rays[q, 1]
-                    if si >= 0 and sj >= 0:
-                        ok = reach[start[si] + sj]
-                reach[start[i] + j] = ok
-                if ok:
-                    ident = cell[start[i] + j, ID]
-                    if stamp[ident] != token:
-                        stamp[ident] = token
-                        states += 1
-        out.sg[p] = cell[0, SG]
-        out.sg_misere[p] = cell[0, SGM]
-        out.nodes[p] = cell[0, NODES]
-        out.leaves[p] = cell[0, LEAVES]
-        out.height[p] = cell[0, HEIGHT]
-        for f in range(6):
-            out.flags[f, p] = (cell[0, AND] >> f) & 1
-        out.states[p] = states + (1 if exits else 0)  # LCTR also reaches ()
+        _intern_cells(lam, r, n, start, cell, keys, vals, count)
+        states = _reachable_states(lam, r, start, steps, rays, cell, reach, stamp, p + 1)
+        _write_values(p, cell, states + (1 if exits else 0), out)  # LCTR also reaches ()
         ppos, cpos = write_features(p, lam, r, ppos, cpos, out)  # docs/definitions.md §1
     return records
 

@@ -284,15 +284,26 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
     that zstd still sees the repeats between consecutive records.
     """
     records = offsets.shape[0] - 1
-    base = offsets[0]
     entries = list_entries(offsets)
-    empty = entries - (offsets[records] - base)  # an empty list is an entry without an element
-    # repetition levels: a bitmap (bit e set iff entry e continues its record), one bit-packed
-    # run of the RLE hybrid. One run, not Arrow's runs of 63 groups: a header inside the data
-    # shifts every later match that zstd finds across it by a byte, so it can no longer reuse
-    # the previous offset (see the elements below). Every entry but a record's first continues
-    # it, so the bytes start as all ones and one bit per record is cleared (an empty list is one
-    # entry, its first): work per record, not per entry.
+    empty = entries - (offsets[records] - offsets[0])  # an empty list is an entry without an element
+    pos = _put_repetition_levels(offsets, entries, out)
+    pos = _put_definition_levels(offsets, entries, empty, max_def, empty_def, out, pos)
+    return _put_list_elements(offsets, elements, low, byte_width, out, pos)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _put_repetition_levels(offsets, entries, out):  # pragma: no cover - compiled
+    """The repetition levels of :func:`list_page` (``entries`` levels, one per element and per
+    empty list of the lists ``offsets``) at the start of ``out``, after their 4-byte length;
+    returns the position after them.
+
+    A bitmap (bit e set iff entry e continues its record), one bit-packed run of the RLE hybrid.
+    One run, not Arrow's runs of 63 groups: a header inside the data shifts every later match
+    that zstd finds across it by a byte, so it can no longer reuse the previous offset (see
+    :func:`_put_list_elements`). Every entry but a record's first continues it, so the bytes
+    start as all ones and one bit per record is cleared (an empty list is one entry, its
+    first): work per record, not per entry."""
+    records = offsets.shape[0] - 1
     nbytes = (entries + 7) // 8
     pos = 4
     if nbytes > 0:
@@ -307,31 +318,50 @@ def list_page(offsets, elements, low, byte_width, max_def, empty_def, out):  # p
         bitmap[entries >> 3] &= np.uint8((1 << (entries & 7)) - 1)
     pos += nbytes
     _close_length(out, 0, pos)
-    # definition levels
+    return pos
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _put_definition_levels(offsets, entries, empty, max_def, empty_def, out,
+                           pos):  # pragma: no cover - compiled
+    """The definition levels of :func:`list_page` at ``pos`` of ``out``, after their 4-byte
+    length; returns the position after them: one RLE run of ``max_def`` (a defined element)
+    when none of the lists ``offsets`` is ``empty`` (their number), else ``max_def`` per element
+    and ``empty_def`` per empty list (``entries`` levels in all) in the RLE hybrid."""
+    records = offsets.shape[0] - 1
     level_width = 1 if max_def < 2 else 2
     if empty == 0:
         start = pos
         pos = _put_varint(np.int64(entries) << 1, out, pos + 4)
         out[pos] = max_def
-        pos = _close_length(out, start, pos + 1)
-    else:
-        levels = np.empty(entries, np.uint8)
-        p = 0
-        for r in range(records):
-            length = offsets[r + 1] - offsets[r]
-            if length == 0:
-                levels[p] = empty_def
-                p += 1
-            for _ in range(length):
-                levels[p] = max_def
-                p += 1
-        pos = _put_prefixed_levels(levels, level_width, out, pos)
-    # elements: bit width, then one bit-packed run of the RLE hybrid (runs may hold up to
-    # 2**31 - 1 values, parquet-format Encodings.md). Arrow's writer cuts runs at 63 groups of
-    # 8, and a one-byte header every 504 elements cost zstd 0.5 (parts) to 0.75 (conjugate)
-    # bytes per record at n = 72, 20 % of the column: the records after a header repeat a
-    # record before it one byte further back, so zstd's repeat-offset codes no longer apply.
-    count = offsets[records] - base
+        return _close_length(out, start, pos + 1)
+    levels = np.empty(entries, np.uint8)
+    p = 0
+    for r in range(records):
+        length = offsets[r + 1] - offsets[r]
+        if length == 0:
+            levels[p] = empty_def
+            p += 1
+        for _ in range(length):
+            levels[p] = max_def
+            p += 1
+    return _put_prefixed_levels(levels, level_width, out, pos)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _put_list_elements(offsets, elements, low, byte_width, out, pos):  # pragma: no cover - compiled
+    """The elements of :func:`list_page` (``elements[offsets[0]:offsets[-1]]``) at ``pos`` of
+    ``out``; returns the position after them: the bit width (8 · ``byte_width``), then one
+    bit-packed run of the RLE hybrid of the indices ``value - low``, ``byte_width`` bytes each,
+    the last group of 8 padded with zeros.
+
+    One run: runs may hold up to 2**31 - 1 values (parquet-format Encodings.md). Arrow's writer
+    cuts runs at 63 groups of 8, and a one-byte header every 504 elements cost zstd 0.5 (parts)
+    to 0.75 (conjugate) bytes per record at n = 72, 20 % of the column: the records after a
+    header repeat a record before it one byte further back, so zstd's repeat-offset codes no
+    longer apply."""
+    base = offsets[0]
+    count = offsets[offsets.shape[0] - 1] - base
     out[pos] = 8 * byte_width
     pos += 1
     if count == 0:
@@ -398,6 +428,48 @@ def delta_capacity(count: int) -> int:
     return 64 + blocks * (10 + DELTA_MINIBLOCKS + DELTA_BLOCK * 8)
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _put_miniblock(values, a, b, per, low, width_at, out, pos):  # pragma: no cover - compiled
+    """A miniblock of :func:`delta_page`: the deltas ``values[k] - values[k - 1] - low`` for
+    a ≤ k < b (``low``: the block's least delta, so they are ≥ 0), their bit width written at
+    ``width_at`` of ``out`` (the least that holds the largest), and, unless it is 0, the deltas
+    bit-packed least significant bit first at ``pos``, padded with zeros to ``per`` deltas (a
+    short last miniblock). Returns the position after them (``per · width`` bits is a whole
+    number of bytes, as per = 32)."""
+    top = np.uint64(0)
+    for k in range(a, b):
+        d = np.uint64(np.int64(values[k]) - np.int64(values[k - 1]) - low)
+        if d > top:
+            top = d
+    width = 0
+    while width < 64 and (top >> np.uint64(width)) != 0:
+        width += 1
+    out[width_at] = width
+    if width == 0:
+        return pos
+    acc = np.uint64(0)
+    bits = 0
+    for k in range(a, a + per):  # a short last miniblock is padded with zeros
+        d = np.uint64(0)
+        if k < b:
+            d = np.uint64(np.int64(values[k]) - np.int64(values[k - 1]) - low)
+        # append width bits of d to the accumulator, flushing whole bytes
+        done = 0
+        while done < width:
+            take = min(width - done, 64 - bits)
+            part = (d >> np.uint64(done)) & ((np.uint64(1) << np.uint64(take)) - np.uint64(1)) \
+                if take < 64 else d
+            acc |= part << np.uint64(bits)
+            bits += take
+            done += take
+            while bits >= 8:
+                out[pos] = acc & np.uint64(0xFF)
+                pos += 1
+                acc >>= np.uint64(8)
+                bits -= 8
+    return pos
+
+
 @numba.njit(cache=True, nogil=True)
 def delta_page(values, nullable, out):  # pragma: no cover - compiled
     """Body of a DELTA_BINARY_PACKED data page of non-decreasing ``values`` (no nulls; a
@@ -431,38 +503,6 @@ def delta_page(values, nullable, out):  # pragma: no cover - compiled
             out[widths + m] = 0
             if a >= end:
                 continue  # no values: its width is written, its data is not
-            b = min(a + per, end)
-            top = np.uint64(0)
-            for k in range(a, b):
-                d = np.uint64(np.int64(values[k]) - np.int64(values[k - 1]) - low)
-                if d > top:
-                    top = d
-            width = 0
-            while width < 64 and (top >> np.uint64(width)) != 0:
-                width += 1
-            out[widths + m] = width
-            if width == 0:
-                continue
-            acc = np.uint64(0)
-            bits = 0
-            for k in range(a, a + per):  # a short last miniblock is padded with zeros
-                d = np.uint64(0)
-                if k < b:
-                    d = np.uint64(np.int64(values[k]) - np.int64(values[k - 1]) - low)
-                # append width bits of d to the accumulator, flushing whole bytes
-                done = 0
-                while done < width:
-                    take = min(width - done, 64 - bits)
-                    part = (d >> np.uint64(done)) & ((np.uint64(1) << np.uint64(take)) - np.uint64(1)) \
-                        if take < 64 else d
-                    acc |= part << np.uint64(bits)
-                    bits += take
-                    done += take
-                    while bits >= 8:
-                        out[pos] = acc & np.uint64(0xFF)
-                        pos += 1
-                        acc >>= np.uint64(8)
-                        bits -= 8
-            # per * width bits is a whole number of bytes (per = 32)
+            pos = _put_miniblock(values, a, min(a + per, end), per, low, widths + m, out, pos)
         i = end
     return pos

@@ -263,7 +263,13 @@ def _solve_row(
             kr, j, rows, steps, rays, exits, w_count, cell, ray, ray_bits, hi)
         g, m, nodes, leaves, h, own_and, own_or = _cell_value(
             cnt, sgb, sgmb, hi, w_count, nsum, lsum, hmax, agg_and, agg_or)
-        _store_cell(kr, j, cell, g, m, nodes, leaves, h, own_and, own_or)
+        cell[kr, j, SG] = g
+        cell[kr, j, SGM] = m
+        cell[kr, j, NODES] = nodes
+        cell[kr, j, LEAVES] = leaves
+        cell[kr, j, HEIGHT] = h
+        cell[kr, j, AND] = own_and
+        cell[kr, j, OR] = own_or
         _extend_rays(kr, j, rows, rays, w_count, ray, ray_bits, top, g, m, nodes, leaves, h,
                      own_and, own_or)
         # ---- identity of the sub-partition, for states ----
@@ -397,19 +403,6 @@ def _cell_value(cnt, sgb, sgmb, hi, w_count, nsum, lsum, hmax, agg_and, agg_or):
         h = hmax + 1
     own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
     return g, m, nodes, leaves, h, own_and, own_or
-
-
-@numba.njit(cache=True, inline="always")
-def _store_cell(kr, j, cell, g, m, nodes, leaves, h, own_and, own_or):  # pragma: no cover
-    """Cell (kr, j)'s fields SG … OR in ``cell``: sg ``g``, sg_misere ``m``, ``nodes``,
-    ``leaves``, height ``h`` and the flag summaries ``own_and``/``own_or`` (:func:`_cell_value`)."""
-    cell[kr, j, SG] = g
-    cell[kr, j, SGM] = m
-    cell[kr, j, NODES] = nodes
-    cell[kr, j, LEAVES] = leaves
-    cell[kr, j, HEIGHT] = h
-    cell[kr, j, AND] = own_and
-    cell[kr, j, OR] = own_or
 
 
 @numba.njit(cache=True, inline="always")

@@ -237,12 +237,16 @@ def _solve_row(
     (only the row above would read them), and without moves inside a row only its start cell
     is solved.
     Arrays are passed one by one, never in tuples: unpacking a tuple of arrays in a hot
-    function costs a reference-count round trip per array per call. A cell is copied from the
-    tail (:func:`_copy_tail_cell`) or solved from its options (:func:`_gather_options`), and the
-    ray aggregates through it extended (:func:`_extend_rays`).
+    function costs a reference-count round trip per array per call. A target cell's indices
+    are unsigned once its bounds are checked: numba adds a negative-index fix-up to every signed
+    index, and nothing tells LLVM that a column j + b is not negative (docs/definitions.md §2.2: b ≥ 0).
     """
+    u = np.uint64
+    n_steps = len(steps)  # a compile-time constant when steps is a tuple (see MovesetGame)
+    n_rays = rays.shape[0]
     length = rows[kr]
     new_ids = 0
+    tail_row = cell.shape[0] - 1
     tail_len = cell.shape[1] - 2
     tail_used = min(length, max(tail_from + same_row_reach, 1)) if top else length
     # Without moves inside a row (every offset goes down: knight, bishop, pawn_t), nothing reads
@@ -254,15 +258,89 @@ def _solve_row(
             cell[kr, j, ID] = length - j
             continue
         if j >= tail_from:
-            _copy_tail_cell(kr, j, tail_len - (length - j), rays, w_count, cell, ray, ray_bits, top)
+            src = tail_len - (length - j)
+            for f in range(ID):
+                cell[kr, j, f] = cell[tail_row, src, f]
+            for r in range(n_rays):
+                if top and rays[r, 0] != 0:
+                    continue  # read from the row above only, and a completing row has none
+                for f in range(5):
+                    ray[r, kr, j, f] = ray[r, tail_row, src, f]
+                for w in range(2 * w_count):
+                    ray_bits[r, kr, j, w] = ray_bits[r, tail_row, src, w]
             # The one-row partition (L) has the reserved id L; it is not interned, and
             # solve_moveset counts the one-row sub-partitions of a diagram in O(1) per row.
             cell[kr, j, ID] = length - j
             continue
-        sgb, sgmb, nsum, lsum, hmax, agg_and, agg_or, cnt = _gather_options(
-            kr, j, rows, steps, rays, exits, w_count, cell, ray, ray_bits, hi)
-        g, m, nodes, leaves, h, own_and, own_or = _cell_value(
-            cnt, sgb, sgmb, hi, w_count, nsum, lsum, hmax, agg_and, agg_or)
+        # ---- gather the options of cell (kr, j) ----
+        sgb = _ZERO
+        sgmb = _ZERO
+        for w in range(1, w_count):
+            hi[0, w] = _ZERO
+            hi[1, w] = _ZERO
+        nsum = np.int64(0)
+        lsum = np.int64(0)
+        hmax = -1
+        agg_or = 0
+        agg_and = ALL_AND
+        cnt = 0
+        for s in range(n_steps):
+            tk = kr - steps[s][0]
+            tj = j + steps[s][1]
+            if tk >= 0 and tj < rows[tk]:
+                uk, uj = u(tk), u(tj)  # unsigned: see the docstring
+                v = cell[uk, uj, SG]
+                if v < 64:
+                    sgb |= _ONE << np.uint64(v)
+                else:
+                    hi[0, v >> 6] |= _ONE << np.uint64(v & 63)
+                v = cell[uk, uj, SGM]
+                if v < 64:
+                    sgmb |= _ONE << np.uint64(v)
+                else:
+                    hi[1, v >> 6] |= _ONE << np.uint64(v & 63)
+                nsum = sadd(nsum, cell[uk, uj, NODES])
+                lsum = sadd(lsum, cell[uk, uj, LEAVES])
+                hmax = max(hmax, cell[uk, uj, HEIGHT])
+                agg_and &= cell[uk, uj, AND]
+                agg_or |= cell[uk, uj, OR]
+                cnt += 1
+            elif exits:  # LCTR: the move leaves the diagram, into ()
+                sgb |= _ONE
+                sgmb |= _ONE << _ONE
+                nsum = sadd(nsum, 1)
+                lsum = sadd(lsum, 1)
+                hmax = max(hmax, 0)
+                agg_or |= EMPTY_OR
+                agg_and &= EMPTY_AND
+                cnt += 1
+        for r in range(n_rays):
+            tk = kr - rays[r, 0]
+            tj = j + rays[r, 1]
+            if tk >= 0 and tj < rows[tk]:
+                uk, uj = u(tk), u(tj)
+                sgb |= ray_bits[r, uk, uj, 0]
+                sgmb |= ray_bits[r, uk, uj, w_count]
+                for w in range(1, w_count):
+                    hi[0, w] |= ray_bits[r, uk, uj, w]
+                    hi[1, w] |= ray_bits[r, uk, uj, w_count + w]
+                nsum = sadd(nsum, ray[r, uk, uj, R_NODES])
+                lsum = sadd(lsum, ray[r, uk, uj, R_LEAVES])
+                hmax = max(hmax, ray[r, uk, uj, R_HEIGHT])
+                agg_and &= ray[r, uk, uj, R_AND]
+                agg_or |= ray[r, uk, uj, R_OR]
+                cnt += 1
+        # ---- values of the cell (docs/definitions.md §3–§5) ----
+        terminal = cnt == 0
+        if terminal:
+            g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
+        else:
+            g = _mex(sgb, hi[0], w_count)
+            m = _mex(sgmb, hi[1], w_count)
+            nodes = sadd(np.int64(1), nsum)
+            leaves = lsum
+            h = hmax + 1
+        own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
         cell[kr, j, SG] = g
         cell[kr, j, SGM] = m
         cell[kr, j, NODES] = nodes
@@ -270,8 +348,33 @@ def _solve_row(
         cell[kr, j, HEIGHT] = h
         cell[kr, j, AND] = own_and
         cell[kr, j, OR] = own_or
-        _extend_rays(kr, j, rows, rays, w_count, ray, ray_bits, top, g, m, nodes, leaves, h,
-                     own_and, own_or)
+        # ---- ray aggregates through this cell: own values ⊕ aggregate of the next cell ----
+        for r in range(n_rays):
+            if top and rays[r, 0] != 0:
+                # A ray going down from this cell's row is read from the row above it only, and
+                # nothing is solved above a completing row: only its same-row rays are read.
+                continue
+            for w in range(2 * w_count):
+                ray_bits[r, kr, j, w] = _ZERO
+            ray_bits[r, kr, j, u(g >> 6)] = _ONE << np.uint64(g & 63)
+            ray_bits[r, kr, j, u(w_count + (m >> 6))] = _ONE << np.uint64(m & 63)
+            tk = kr - rays[r, 0]
+            tj = j + rays[r, 1]
+            if tk >= 0 and tj < rows[tk]:
+                uk, uj = u(tk), u(tj)
+                for w in range(2 * w_count):
+                    ray_bits[r, kr, j, w] |= ray_bits[r, uk, uj, w]
+                ray[r, kr, j, R_NODES] = sadd(nodes, ray[r, uk, uj, R_NODES])
+                ray[r, kr, j, R_LEAVES] = sadd(leaves, ray[r, uk, uj, R_LEAVES])
+                ray[r, kr, j, R_HEIGHT] = max(h, ray[r, uk, uj, R_HEIGHT])
+                ray[r, kr, j, R_AND] = own_and & ray[r, uk, uj, R_AND]
+                ray[r, kr, j, R_OR] = own_or | ray[r, uk, uj, R_OR]
+            else:
+                ray[r, kr, j, R_NODES] = nodes
+                ray[r, kr, j, R_LEAVES] = leaves
+                ray[r, kr, j, R_HEIGHT] = h
+                ray[r, kr, j, R_AND] = own_and
+                ray[r, kr, j, R_OR] = own_or
         # ---- identity of the sub-partition, for states ----
         child = cell[kr - 1, j, ID] if kr >= 1 and j < rows[kr - 1] else 0
         if top:
@@ -285,161 +388,6 @@ def _solve_row(
                 new_ids += 1
         cell[kr, j, ID] = ident + tail_len  # ids 1..n are the one-row partitions
     return new_ids
-
-
-@numba.njit(cache=True, inline="always")
-def _copy_tail_cell(kr, j, src, rays, w_count, cell, ray, ray_bits, top):  # pragma: no cover
-    """Cell (kr, j) of a tail (nothing below it: :func:`_solve_row`) copied from column ``src``
-    of the tables' last row, which holds the one-row partitions (:func:`_solve_one_rows`): its
-    fields SG … OR in ``cell`` and, for each ray of ``rays``, its aggregate in ``ray`` and its
-    ``2 · w_count`` option words in ``ray_bits`` (with ``top``, a row that completes a partition,
-    only the same-row rays'). Its ID is the caller's."""
-    tail_row = cell.shape[0] - 1
-    for f in range(ID):
-        cell[kr, j, f] = cell[tail_row, src, f]
-    for r in range(rays.shape[0]):
-        if top and rays[r, 0] != 0:
-            continue  # read from the row above only, and a completing row has none
-        for f in range(5):
-            ray[r, kr, j, f] = ray[r, tail_row, src, f]
-        for w in range(2 * w_count):
-            ray_bits[r, kr, j, w] = ray_bits[r, tail_row, src, w]
-
-
-@numba.njit(cache=True, inline="always")
-def _gather_options(kr, j, rows, steps, rays, exits, w_count, cell, ray, ray_bits, hi):  # pragma: no cover
-    """The options of cell (kr, j) aggregated (docs/definitions.md §3–§5): (sg bits, sg_misere
-    bits, nodes, leaves, height, and, or, count): word 0 of the options' sg and sg_misere bitsets
-    (words 1 … ``w_count`` − 1 set in ``hi[0]`` and ``hi[1]``, cleared here first), their nodes
-    and leaves summed (saturating, :func:`sadd`), their largest height (−1 if none), their flags
-    and-ed and or-ed, and how many there are.
-
-    A step (``steps[s]`` = (rows down, columns right)) reaches one cell of ``cell``, or with
-    ``exits`` (LCTR) the empty position () when it leaves the diagram (``rows``: the rows'
-    lengths, bottom first); a ray's (``rays[r]``) targets are aggregated at the ray's next cell
-    in ``ray`` and ``ray_bits`` (:func:`_extend_rays`). A target's indices are unsigned once its
-    bounds are checked: numba adds a negative-index fix-up to every signed index, and nothing
-    tells LLVM that a column j + b is not negative (docs/definitions.md §2.2: b ≥ 0)."""
-    u = np.uint64
-    n_steps = len(steps)  # a compile-time constant when steps is a tuple (see MovesetGame)
-    sgb = _ZERO
-    sgmb = _ZERO
-    for w in range(1, w_count):
-        hi[0, w] = _ZERO
-        hi[1, w] = _ZERO
-    nsum = np.int64(0)
-    lsum = np.int64(0)
-    hmax = -1
-    agg_or = 0
-    agg_and = ALL_AND
-    cnt = 0
-    for s in range(n_steps):
-        tk = kr - steps[s][0]
-        tj = j + steps[s][1]
-        if tk >= 0 and tj < rows[tk]:
-            uk, uj = u(tk), u(tj)  # unsigned: see the docstring
-            v = cell[uk, uj, SG]
-            if v < 64:
-                sgb |= _ONE << np.uint64(v)
-            else:
-                hi[0, v >> 6] |= _ONE << np.uint64(v & 63)
-            v = cell[uk, uj, SGM]
-            if v < 64:
-                sgmb |= _ONE << np.uint64(v)
-            else:
-                hi[1, v >> 6] |= _ONE << np.uint64(v & 63)
-            nsum = sadd(nsum, cell[uk, uj, NODES])
-            lsum = sadd(lsum, cell[uk, uj, LEAVES])
-            hmax = max(hmax, cell[uk, uj, HEIGHT])
-            agg_and &= cell[uk, uj, AND]
-            agg_or |= cell[uk, uj, OR]
-            cnt += 1
-        elif exits:  # LCTR: the move leaves the diagram, into ()
-            sgb |= _ONE
-            sgmb |= _ONE << _ONE
-            nsum = sadd(nsum, 1)
-            lsum = sadd(lsum, 1)
-            hmax = max(hmax, 0)
-            agg_or |= EMPTY_OR
-            agg_and &= EMPTY_AND
-            cnt += 1
-    for r in range(rays.shape[0]):
-        tk = kr - rays[r, 0]
-        tj = j + rays[r, 1]
-        if tk >= 0 and tj < rows[tk]:
-            uk, uj = u(tk), u(tj)
-            sgb |= ray_bits[r, uk, uj, 0]
-            sgmb |= ray_bits[r, uk, uj, w_count]
-            for w in range(1, w_count):
-                hi[0, w] |= ray_bits[r, uk, uj, w]
-                hi[1, w] |= ray_bits[r, uk, uj, w_count + w]
-            nsum = sadd(nsum, ray[r, uk, uj, R_NODES])
-            lsum = sadd(lsum, ray[r, uk, uj, R_LEAVES])
-            hmax = max(hmax, ray[r, uk, uj, R_HEIGHT])
-            agg_and &= ray[r, uk, uj, R_AND]
-            agg_or |= ray[r, uk, uj, R_OR]
-            cnt += 1
-    return sgb, sgmb, nsum, lsum, hmax, agg_and, agg_or, cnt
-
-
-@numba.njit(cache=True, inline="always")
-def _cell_value(cnt, sgb, sgmb, hi, w_count, nsum, lsum, hmax, agg_and, agg_or):  # pragma: no cover
-    """(sg, sg_misere, nodes, leaves, height, and, or) of a position from its ``cnt`` options'
-    aggregate (:func:`_gather_options`: word 0 of their sg and sg_misere bitsets ``sgb``,
-    ``sgmb``, the other ``w_count`` − 1 words in ``hi[0]``, ``hi[1]``; ``nsum``, ``lsum`` their
-    nodes and leaves summed, ``hmax`` their largest height, ``agg_and``/``agg_or`` their flags
-    and-ed and or-ed). docs/definitions.md §3–§5: sg and sg_misere are mexes of the options'
-    values (a terminal position: 0 and 1), nodes = 1 + the options' nodes, leaves the options'
-    (a terminal position is one leaf), height = 1 + the options' largest (0 terminal); the
-    flags by :func:`summarize`."""
-    terminal = cnt == 0
-    if terminal:
-        g, m, nodes, leaves, h = 0, 1, np.int64(1), np.int64(1), 0
-    else:
-        g = _mex(sgb, hi[0], w_count)
-        m = _mex(sgmb, hi[1], w_count)
-        nodes = sadd(np.int64(1), nsum)
-        leaves = lsum
-        h = hmax + 1
-    own_and, own_or = summarize(g, m, terminal, agg_and, agg_or)
-    return g, m, nodes, leaves, h, own_and, own_or
-
-
-@numba.njit(cache=True, inline="always")
-def _extend_rays(kr, j, rows, rays, w_count, ray, ray_bits, top, g, m, nodes, leaves, h, own_and,
-                 own_or):  # pragma: no cover
-    """The aggregate of each ray of ``rays`` from cell (kr, j) to the ray's end, that cell
-    included: the cell's own values (sg ``g``, sg_misere ``m``, ``nodes``, ``leaves``, height
-    ``h``, flags ``own_and``/``own_or``) combined with the aggregate at the ray's next cell (if
-    it is in the diagram, ``rows``): nodes and leaves summed, heights maxed, flags and-ed/or-ed,
-    option bitsets or-ed, into ``ray`` and the ``2 · w_count`` words of ``ray_bits``. With
-    ``top`` (a row that completes a partition) a ray going down keeps none: it is read from the
-    row above only, and nothing is solved above a completing row."""
-    u = np.uint64
-    for r in range(rays.shape[0]):
-        if top and rays[r, 0] != 0:
-            continue
-        for w in range(2 * w_count):
-            ray_bits[r, kr, j, w] = _ZERO
-        ray_bits[r, kr, j, u(g >> 6)] = _ONE << np.uint64(g & 63)
-        ray_bits[r, kr, j, u(w_count + (m >> 6))] = _ONE << np.uint64(m & 63)
-        tk = kr - rays[r, 0]
-        tj = j + rays[r, 1]
-        if tk >= 0 and tj < rows[tk]:
-            uk, uj = u(tk), u(tj)
-            for w in range(2 * w_count):
-                ray_bits[r, kr, j, w] |= ray_bits[r, uk, uj, w]
-            ray[r, kr, j, R_NODES] = sadd(nodes, ray[r, uk, uj, R_NODES])
-            ray[r, kr, j, R_LEAVES] = sadd(leaves, ray[r, uk, uj, R_LEAVES])
-            ray[r, kr, j, R_HEIGHT] = max(h, ray[r, uk, uj, R_HEIGHT])
-            ray[r, kr, j, R_AND] = own_and & ray[r, uk, uj, R_AND]
-            ray[r, kr, j, R_OR] = own_or | ray[r, uk, uj, R_OR]
-        else:
-            ray[r, kr, j, R_NODES] = nodes
-            ray[r, kr, j, R_LEAVES] = leaves
-            ray[r, kr, j, R_HEIGHT] = h
-            ray[r, kr, j, R_AND] = own_and
-            ray[r, kr, j, R_OR] = own_or
 
 
 @numba.njit(cache=True, inline="always")

@@ -155,82 +155,6 @@ def _next_partition(x, s):  # pragma: no cover
 # --------------------------------------------------------------------------------------------------
 # Solving one level (all positions of total N)
 # --------------------------------------------------------------------------------------------------
-@numba.njit(cache=True, inline="always")
-def _groups(x, s, gst, gm, cap):  # pragma: no cover
-    """The groups of equal nonzero heights of the position ``x`` (``s`` heights, non-increasing):
-    their number, group g starting at index ``gst[g]`` with ``gm[g]`` stacks, and ``cap[g]`` the
-    stacks of groups g, g+1, … (``cap[number] = 0``). A move is how many stacks it takes from each
-    group (docs/definitions.md §2.3)."""
-    ng = 0
-    i = 0
-    while i < s and x[i] > 0:
-        j = i
-        while j < s and x[j] == x[i]:
-            j += 1
-        gst[ng] = i
-        gm[ng] = j - i
-        ng += 1
-        i = j
-    cap[ng] = 0
-    for g in range(ng - 1, -1, -1):
-        cap[g] = cap[g + 1] + gm[g]
-    return ng
-
-
-@numba.njit(cache=True, inline="always")
-def _solve_position(p, a0, ne, edges, marks, sg, sgm, nodes, leaves, height, andb, orb):  # pragma: no cover
-    """The values of position ``p`` from its options ``edges[a0:ne]`` (solved: a smaller total),
-    written at ``p`` of ``sg``, ``sgm``, ``nodes``, ``leaves``, ``height`` and the flag summaries
-    ``andb``/``orb``: docs/definitions.md §3 (mex; terminal misère value 1), §4 (nodes = 1 + Σ
-    nodes(options), saturating) and §5 (flags by :func:`summarize`). The mexes mark the options'
-    values in ``marks`` (rows sg and sg_misere) with the stamp p + 1, so it needs no clearing;
-    returns ``marks``, replaced by a larger one when p has too many options for it."""
-    cnt = ne - a0
-    if cnt + 2 > marks.shape[1]:
-        marks = np.zeros((2, 2 * (cnt + 2)), dtype=np.int64)
-    stamp = p + 1
-    if cnt == 0:
-        g_val, m_val, nd, lv, h = 0, 1, np.int64(1), np.int64(1), 0
-        agg_and = 0x3FF
-        agg_or = 0
-    else:
-        nsum = np.int64(0)
-        lsum = np.int64(0)
-        hmax = 0
-        agg_and = 0x3FF
-        agg_or = 0
-        for e in range(a0, ne):
-            t = edges[e]
-            if sg[t] <= cnt:
-                marks[0, sg[t]] = stamp
-            if sgm[t] <= cnt:
-                marks[1, sgm[t]] = stamp
-            nsum = sadd(nsum, nodes[t])
-            lsum = sadd(lsum, leaves[t])
-            hmax = max(hmax, height[t])
-            agg_and &= andb[t]
-            agg_or |= orb[t]
-        g_val = 0
-        while marks[0, g_val] == stamp:
-            g_val += 1
-        m_val = 0
-        while marks[1, m_val] == stamp:
-            m_val += 1
-        nd = sadd(np.int64(1), nsum)
-        lv = lsum
-        h = hmax + 1
-    terminal = cnt == 0
-    own, own_or = summarize(g_val, m_val, terminal, agg_and, agg_or)
-    sg[p] = g_val
-    sgm[p] = m_val
-    nodes[p] = nd
-    leaves[p] = lv
-    height[p] = h
-    andb[p] = own
-    orb[p] = own_or
-    return marks
-
-
 @numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, marks,
                  keep_edges, max_edges):  # pragma: no cover
@@ -256,7 +180,19 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
     _unrank(0, s, n, ctab, x)
     for q in range(count):
         p = off[n] + q
-        ng = _groups(x, s, gst, gm, cap)
+        ng = 0
+        i = 0
+        while i < s and x[i] > 0:
+            j = i
+            while j < s and x[j] == x[i]:
+                j += 1
+            gst[ng] = i
+            gm[ng] = j - i
+            ng += 1
+            i = j
+        cap[ng] = 0
+        for g in range(ng - 1, -1, -1):
+            cap[g] = cap[g + 1] + gm[g]
         if not keep_edges:
             ne = 0
         estart[p] = ne
@@ -294,7 +230,51 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
                     edges = bigger
                 edges[ne] = off[rest] + _rank(y, s, rest, ctab)
                 ne += 1
-        marks = _solve_position(p, estart[p], ne, edges, marks, sg, sgm, nodes, leaves, height, andb, orb)
+        # ---- values (docs/definitions.md §3–§5) ----
+        a0 = estart[p]
+        cnt = ne - a0
+        if cnt + 2 > marks.shape[1]:
+            marks = np.zeros((2, 2 * (cnt + 2)), dtype=np.int64)
+        stamp = p + 1
+        if cnt == 0:
+            g_val, m_val, nd, lv, h = 0, 1, np.int64(1), np.int64(1), 0
+            agg_and = 0x3FF
+            agg_or = 0
+        else:
+            nsum = np.int64(0)
+            lsum = np.int64(0)
+            hmax = 0
+            agg_and = 0x3FF
+            agg_or = 0
+            for e in range(a0, ne):
+                t = edges[e]
+                if sg[t] <= cnt:
+                    marks[0, sg[t]] = stamp
+                if sgm[t] <= cnt:
+                    marks[1, sgm[t]] = stamp
+                nsum = sadd(nsum, nodes[t])
+                lsum = sadd(lsum, leaves[t])
+                hmax = max(hmax, height[t])
+                agg_and &= andb[t]
+                agg_or |= orb[t]
+            g_val = 0
+            while marks[0, g_val] == stamp:
+                g_val += 1
+            m_val = 0
+            while marks[1, m_val] == stamp:
+                m_val += 1
+            nd = sadd(np.int64(1), nsum)
+            lv = lsum
+            h = hmax + 1
+        terminal = cnt == 0
+        own, own_or = summarize(g_val, m_val, terminal, agg_and, agg_or)
+        sg[p] = g_val
+        sgm[p] = m_val
+        nodes[p] = nd
+        leaves[p] = lv
+        height[p] = h
+        andb[p] = own
+        orb[p] = own_or
         _next_partition(x, s)
     estart[off[n + 1]] = ne
     return edges, ne, marks
@@ -323,33 +303,6 @@ def _count_dominated(x, s, ways):  # pragma: no cover
                 acc += ways[u]
             ways[u] = acc
     return ways[top]
-
-
-@numba.njit(cache=True, inline="always")
-def _count_visit(planes, mask, y, words):  # pragma: no cover
-    """Add 1 to the counter of each start whose bit is set in ``mask[y]`` (``words`` 64-bit
-    words: the starts that reach position y): bit-sliced counters, ``planes[w, c]`` bit c of
-    the 64 counters of word w, incremented by a ripple carry across the planes."""
-    for w in range(words):
-        carry = mask[y, w]
-        c = 0
-        while carry != np.uint64(0):
-            both = planes[w, c] & carry
-            planes[w, c] ^= carry
-            carry = both
-            c += 1
-
-
-@numba.njit(cache=True, inline="always")
-def _counter(planes, k):  # pragma: no cover
-    """The count of start k of the block, read from the bit-sliced counters ``planes``
-    (:func:`_count_visit`): bit k & 63 of the 48 planes of word k >> 6."""
-    w = k >> 6
-    bit = np.uint64(k & 63)
-    v = np.int64(0)
-    for c in range(48):
-        v |= np.int64((planes[w, c] >> bit) & np.uint64(1)) << c
-    return v
 
 
 @numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
@@ -388,7 +341,14 @@ def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no
             base = off[level]
             for i in range(fill[level]):  # moves lower the total: this list is complete now
                 y = lst[base + i]
-                _count_visit(planes, mask, y, words)
+                for w in range(words):
+                    carry = mask[y, w]
+                    c = 0
+                    while carry != np.uint64(0):
+                        both = planes[w, c] & carry
+                        planes[w, c] ^= carry
+                        carry = both
+                        c += 1
                 for e in range(estart[y], estart[y + 1]):
                     t = edges[e]
                     if seen[t] != tok:
@@ -401,54 +361,12 @@ def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no
                 for w in range(words):
                     mask[y, w] = np.uint64(0)
         for k in range(b1 - b0):
-            o_states[b0 - lo + k] = _counter(planes, k)
-
-
-@numba.njit(cache=True, inline="always")
-def _write_values(k, p, sg, sgm, nodes, leaves, height, andb, out):  # pragma: no cover
-    """Record k's values (:class:`SlowNimOutput`): those of position ``p`` in the solved arrays
-    ``sg`` … ``height`` and the six flags, the bits of its and-summary ``andb[p]``
-    (docs/definitions.md §3–§5)."""
-    out.sg[k] = sg[p]
-    out.sg_misere[k] = sgm[p]
-    out.nodes[k] = nodes[p]
-    out.leaves[k] = leaves[p]
-    out.height[k] = height[p]
-    fl = andb[p]
-    for f in range(6):
-        out.flags[f, k] = (fl >> f) & 1
-
-
-@numba.njit(cache=True, inline="always")
-def _write_reduction(k, x, s, n, a, r, rpos, out):  # pragma: no cover
-    """Record k's ``reduced``, ``reduced_parts`` (from ``rpos`` on), ``odd_stacks`` and
-    ``sum_mod`` for the position ``x`` (``s`` heights, total ``n``) of a game with a = min A
-    (docs/definitions.md §2.3 / §8.3): the reduction is Algorithm 1 of the paper (NIRB): while
-    the largest stack exceeds ⌊Σ/a⌋, chop every stack to ⌊Σ/a⌋; ``r`` holds it. Returns the next
-    ``rpos``."""
-    # ---- reduction (NIRB, Algorithm 1) ----
-    out.reduced[k] = a * x[0] <= n
-    for t in range(s):
-        r[t] = x[t]
-    total = n
-    while r[0] > total // a:
-        cut = total // a
-        total = 0
-        for t in range(s):
-            if r[t] > cut:
-                r[t] = cut
-            total += r[t]
-    odd = 0
-    for t in range(s):
-        if r[t] > 0:
-            out.reduced_parts[rpos] = r[t]
-            rpos += 1
-        if r[t] % 2 == 1:
-            odd += 1
-    out.reduced_offsets[k + 1] = rpos
-    out.odd_stacks[k] = odd
-    out.sum_mod[k] = total % (2 * a)
-    return rpos
+            w = k >> 6
+            bit = np.uint64(k & 63)
+            v = np.int64(0)
+            for c in range(48):
+                v |= np.int64((planes[w, c] >> bit) & np.uint64(1)) << c
+            o_states[b0 - lo + k] = v
 
 
 @numba.njit(cache=True, nogil=True)  # runs beside the writer thread (pipeline.runner)
@@ -475,7 +393,14 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
     out.reduced_offsets[0] = 0
     for k in range(hi - lo):
         p = off[n] + lo + k
-        _write_values(k, p, sg, sgm, nodes, leaves, height, andb, out)
+        out.sg[k] = sg[p]
+        out.sg_misere[k] = sgm[p]
+        out.nodes[k] = nodes[p]
+        out.leaves[k] = leaves[p]
+        out.height[k] = height[p]
+        fl = andb[p]
+        for f in range(6):
+            out.flags[f, k] = (fl >> f) & 1
         if a == 1:
             out.states[k] = _count_dominated(x, s, box)
         # ---- features of the nonzero parts (docs/definitions.md §1) ----
@@ -483,7 +408,29 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
         while depth < s and x[depth] > 0:
             depth += 1
         ppos, cpos = write_features(k, x, depth, ppos, cpos, out)
-        rpos = _write_reduction(k, x, s, n, a, r, rpos, out)
+        largest = x[0]
+        # ---- reduction (NIRB, Algorithm 1) ----
+        out.reduced[k] = a * largest <= n
+        for t in range(s):
+            r[t] = x[t]
+        total = n
+        while r[0] > total // a:
+            cut = total // a
+            total = 0
+            for t in range(s):
+                if r[t] > cut:
+                    r[t] = cut
+                total += r[t]
+        odd = 0
+        for t in range(s):
+            if r[t] > 0:
+                out.reduced_parts[rpos] = r[t]
+                rpos += 1
+            if r[t] % 2 == 1:
+                odd += 1
+        out.reduced_offsets[k + 1] = rpos
+        out.odd_stacks[k] = odd
+        out.sum_mod[k] = total % (2 * a)
         _next_partition(x, s)
     return hi - lo
 

@@ -533,7 +533,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
         of the keys' pieces."""
         if game in gathers:
             start = time.perf_counter()
-            with gathers[game].rows(keys) as rows:
+            with gathers[game].rows(keys, ns) as rows:
                 for st in sts:  # the gathering is the statements' too, shared as the count is
                     out[st.id].seconds += (time.perf_counter() - start) / len(sts)
                 count(game, sts, rows)
@@ -948,11 +948,12 @@ class NeighbourhoodGather:
         return read_files_sql(paths, self.game) if paths else None
 
     @contextmanager
-    def rows(self, keys: object) -> Iterator[str]:
-        """The pass's rows (its records of the pieces ``keys`` holds, with their neighbours'
-        columns) registered as :data:`PASS_ROWS` while the block runs; its name is yielded."""
+    def rows(self, keys: object, ns: list[int]) -> Iterator[str]:
+        """The pass's rows (the game's records of the pieces ``keys`` holds with n in ``ns``,
+        those whose every neighbour's n is held, with their neighbours' columns) registered as
+        :data:`PASS_ROWS` while the block runs; its name is yielded."""
         pieces = " OR ".join(f"(n = {n} AND ordinal BETWEEN {s} AND {s + c - 1})"
-                             for n, s, c in _pieces_of(keys))
+                             for n, s, c in _pieces_of(keys) if n in ns)
         own = self.con.sql(f"SELECT {', '.join(quote_name(c) for c in self.columns)} "
                            f"FROM {quote_name(self.game)} WHERE {pieces or 'false'}").to_arrow_table()
         table = neighbourhood_table(own, keys, self.neighbours, self.arrays, self.types)

@@ -109,7 +109,7 @@ def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_pla
     select = ", ".join(columns)
     rows = 0
     for _, _, pieces in key_pieces({n: len(list(partitions(n))) for n in range(1, 15)}, 40):
-        with registered_keys(con, pieces) as keys, gather.rows(keys) as name:
+        with registered_keys(con, pieces) as keys, gather.rows(keys, [n for n, _, _ in pieces]) as name:
             lo, hi = min(n for n, _, _ in pieces), max(n for n, _, _ in pieces)
             ordinals = " OR ".join(f"(n = {n} AND ordinal BETWEEN {s} AND {s + c - 1})" for n, s, c in pieces)
             macro = (f"SELECT {select} FROM neighbourhood('{game}') "

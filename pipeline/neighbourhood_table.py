@@ -34,8 +34,9 @@ from pipeline.neighbourhood import COLUMNS, EMPTY
 #: The bits of a key below the n (``pipeline.games.features.KEY_SHIFT``).
 ORDINAL_MASK = (1 << 40) - 1
 
-#: A record's list columns: a pass reads them only when a statement names them (a list costs
-#: DuckDB about 400 ns a record to decode).
+#: A record's list columns (a board game's parts and conjugate, a d-dimensional diagram's corners
+#: and row lengths): a pass reads them only when a statement names them (a list costs DuckDB
+#: about 400 ns a record to decode).
 LIST_COLUMNS = ("parts", "conjugate", "corners", "row_lengths")
 
 

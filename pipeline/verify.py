@@ -30,7 +30,7 @@ import duckdb
 
 from pipeline.errors import PartgamesError
 from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
-from pipeline.neighbourhood_table import RecordArrays, neighbourhood_table, own_columns
+from pipeline.neighbourhood_table import LIST_COLUMNS, RecordArrays, neighbourhood_table, own_columns
 from pipeline.query import (
     connect,
     explain,
@@ -436,7 +436,7 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                  progress: Progress | None = None, chunk_records: int = CHUNK_RECORDS,
                  subjects: tuple[int, int] | None = None, gather: bool = True) -> dict[str, Counts]:
     """The counts of every statement in the predicate form (``fusable``), read in ONE scan of
-    each game's records per chunk of n (``needs: record``), and in ONE join pass of each game's
+    each game's records per chunk of n (``needs: record``), and in ONE pass of each game's
     neighbourhoods per chunk of n (``needs: followers``; :mod:`pipeline.neighbourhood`, keys
     from n alone, the neighbours at n up to the chunk's): for each statement ``count(*) FILTER
     (WHERE where)`` and, per clause, ``count(*) FILTER (WHERE where AND NOT assert)``, and the
@@ -630,9 +630,9 @@ def scan_counts(con: duckdb.DuckDBPyConnection, sts: list[Statement], game: str,
     return out
 
 
-#: The list columns of a record (a board game's parts and conjugate, a d-dimensional diagram's corners
-#: and row lengths): a scan that reads one decodes it for every record it reads.
-LIST_COLUMNS = re.compile(r"\b(parts|conjugate|corners|row_lengths)\b")
+#: A predicate that names a record's list column (:data:`LIST_COLUMNS`): a scan that reads one
+#: decodes it for every record it reads.
+READS_A_LIST = re.compile(rf"\b({'|'.join(LIST_COLUMNS)})\b")
 
 
 def record_scans(sts: list[Statement], game: str) -> list[list[Statement]]:
@@ -646,7 +646,7 @@ def record_scans(sts: list[Statement], game: str) -> list[list[Statement]]:
     >>> [[st.id for st in scan] for scan in record_scans(sts, "lctr")]
     [['lctr1.lemma11', 'lctr2.lemma3'], ['lctr1.lemma14']]
     """
-    lists = [st for st in sts if any(LIST_COLUMNS.search(f"{c.where} {c.check}")
+    lists = [st for st in sts if any(READS_A_LIST.search(f"{c.where} {c.check}")
                                      for c in (*st.clauses, *st.printed_clauses) if c.about(game))]
     rest = [st for st in sts if st not in lists]
     return [scan for scan in (rest, lists) if scan]
@@ -713,7 +713,7 @@ def scan_filter(sts: list[Statement], game: str) -> str | None:
         for c in (*st.clauses, *st.printed_clauses):
             if not c.about(game):
                 continue
-            kept = [x for x in _top_level_conjuncts(c.where) if not LIST_COLUMNS.search(x)]
+            kept = [x for x in _top_level_conjuncts(c.where) if not READS_A_LIST.search(x)]
             if not kept or kept == ["true"]:
                 return None
             ors.append(" AND ".join(kept))
@@ -884,32 +884,31 @@ class RecordFiles:
         self.last = np.array([b for _, b, _ in spans], np.int64)
         self.paths = [p for _, _, p in spans]
 
-    def of_n(self, m: int, ordinals: list[object]) -> list[str]:
-        """The files that hold the records of n = ``m`` at ``ordinals`` (integer arrays)."""
-        import numpy as np
-
-        a = np.searchsorted(self.first, m << 40)
-        b = np.searchsorted(self.first, (m + 1) << 40)
-        hit = np.zeros(b - a, bool)
-        for at in ordinals:
-            keys = (np.int64(m) << 40) | np.asarray(at, np.int64)
-            idx = np.searchsorted(self.first[a:b], keys, side="right") - 1
-            inside = idx >= 0
-            inside[inside] = keys[inside] <= self.last[a:b][idx[inside]]
-            hit[idx[inside]] = True
-        return [self.paths[a + i] for i in np.flatnonzero(hit)] + self.always
-
-    def source(self, keys: object) -> str:
-        """A query over the game's records that holds every record ``keys`` (an integer array;
-        0, the key of (), names none) name: those of the files they fall in."""
+    def files_of(self, keys: object) -> list[str]:
+        """The files that hold the records ``keys`` (an integer array; 0, the key of (), names
+        none) name, in the view's order, and those without statistics."""
         import numpy as np
 
         k = np.asarray(keys, np.int64)
         k = k[k > 0]
         idx = np.searchsorted(self.first, k, side="right") - 1
-        hit = idx >= 0
-        hit[hit] = k[hit] <= self.last[idx[hit]]
-        files = [self.paths[i] for i in np.unique(idx[hit])] + self.always
+        inside = idx >= 0
+        inside[inside] = k[inside] <= self.last[idx[inside]]
+        hit = np.zeros(len(self.paths), bool)
+        hit[idx[inside]] = True
+        return [self.paths[i] for i in np.flatnonzero(hit)] + self.always
+
+    def of_n(self, m: int, ordinals: list[object]) -> list[str]:
+        """The files that hold the records of n = ``m`` at ``ordinals`` (integer arrays)."""
+        import numpy as np
+
+        return self.files_of(np.concatenate([(np.int64(m) << 40) | np.asarray(at, np.int64)
+                                             for at in ordinals] or [np.zeros(0, np.int64)]))
+
+    def source(self, keys: object) -> str:
+        """A query over the game's records that holds every record ``keys`` (an integer array;
+        0, the key of (), names none) name: those of the files they fall in."""
+        files = self.files_of(keys)
         if not files:
             return f"SELECT * FROM {quote_name(self.game)} WHERE false"
         return read_files_sql(files, self.game)

@@ -1,7 +1,7 @@
 """The neighbourhood of a record (pipeline/neighbourhood.py): the keys verify generates from n
 alone (:func:`pipeline.games.features.neighbour_keys`) against a plain-Python reference written
-from the definitions, the rows of verify's join pass against those of the table macro
-``neighbourhood(game)`` (keys from the record's lists), and the predicate form of a follower
+from the definitions, the rows of verify's passes (gathered, and joined) against those of the
+table macro ``neighbourhood(game)`` (keys from the record's lists), and the predicate form of a follower
 statement counting a missing neighbour as a counterexample.
 
 The reference: the partitions of n in the walk's order (docs/records.md: sorted by their
@@ -162,7 +162,7 @@ def test_a_missing_neighbour_is_a_counterexample(small_store: Path, tmp_path: Pa
 
 
 def test_rewritten_statements_are_in_the_join_pass() -> None:
-    """The follower statements of the predicate form are counted in the join pass."""
+    """The follower statements of the predicate form are counted in the neighbourhood pass."""
     ids = {st.id for st in load_catalogue() if st.fusable and st.needs == "followers"}
     assert {"lctr1.theorem1", "lctr2.lemma6", "chess.cor4_5", "chess.thm4_4"} <= ids
 

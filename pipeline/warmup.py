@@ -9,10 +9,11 @@ shard of a game that calls that kernel, and one of them also writes a tiny store
 encoder, the summaries), so numba caches exactly the specialisations the run calls. The run then
 loads them from the cache. Its final line's rate counts solving, not this compiling.
 
-A task is known done by a marker in numba's cache folder, named by the task and the source
-stamps of every kernel of the package (:func:`pipeline.kernel_cache.kernel_key`): an edit of a
-kernel's sources makes its tasks run again (the workers load from the cache whatever is still
-fresh), an edit elsewhere changes nothing.
+A task is known done by a marker in numba's cache folder of this checkout's sources, named by
+the task and the source stamps of every kernel of the package
+(:func:`pipeline.kernel_cache.kernel_key`): an edit of a kernel's sources makes its tasks run
+again (the workers load from the cache whatever is still fresh), an edit elsewhere changes
+nothing.
 """
 
 from __future__ import annotations
@@ -87,14 +88,14 @@ def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tupl
     return tasks
 
 
-#: The modules that define the kernels of a run (every board game's, Slow SetNim's, d-dimensional
-#: LCTR's, the writer's);
+#: The modules that define the kernels a task compiles (every board game's, the non-repetitive
+#: games', Slow SetNim's, d-dimensional LCTR's, the writer's; a rules game compiles in its run);
 #: their kernels' stamps cover the files they depend on.
 KERNEL_MODULES = ("pipeline.partitions", "pipeline.games.cgh", "pipeline.games.walk",
                   "pipeline.games.lctr_downright", "pipeline.games.lctr_downright_pair",
                   "pipeline.games.moveset",
                   "pipeline.games.columns", "pipeline.games.features", "pipeline.games.slownim",
-                  "pipeline.games.lctr_d",
+                  "pipeline.games.lctr_d", "pipeline.games.nonrepetitive",
                   "pipeline.summaries", "pipeline.parquet.encodings")
 
 
@@ -118,10 +119,18 @@ def _stamps() -> str:
 
 
 def _marker(key: tuple, stamps: str) -> Path:
+    """The marker of a task done, beside the cache it stands for. Numba keeps a kernel's
+    machine code in a subfolder of its cache named by the kernel's source folder, so one cache
+    shared by two checkouts of the same sources holds two sets of kernels: the marker lives in
+    the subfolder of this checkout's package (a second checkout finds none, and compiles up
+    front rather than inside its solve)."""
     from numba.core import config
 
+    from pipeline.kernel_cache import KernelCacheLocator
+
+    here = KernelCacheLocator.get_suitable_cache_subpath(str(Path(__file__).resolve()))
     digest = hashlib.sha256(f"{key!r}\n{stamps}".encode()).hexdigest()[:32]
-    return Path(config.CACHE_DIR) / "partgames-compiled" / digest
+    return Path(config.CACHE_DIR) / here / "partgames-compiled" / digest
 
 
 def _ignore_interrupts() -> None:

@@ -287,3 +287,57 @@ def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path
         assert warmup.compile_kernels(again, 2, said.append) == 0.0 and submitted == []
     assert warmup.compile_kernels([get_game("{(1,1)}"), get_game("lctr")], 2, said.append) > 0
     assert submitted == [(("moves_1.1",), False, False), (("lctr",), False, False)]
+
+
+
+def test_a_second_checkout_sharing_the_cache_compiles_up_front(tmp_path: Path) -> None:
+    """Two checkouts of the same sources share numba's cache folder but not its kernels (numba
+    keeps them per source folder): each has its own markers of tasks done, in the folder of its
+    own package's kernels, so the second one's first run compiles up front and says so, instead
+    of compiling inside its solve (its rate then counting compiling)."""
+    script = """
+        import json
+        from pathlib import Path
+        from numba.core import config
+        from pipeline import partitions, warmup
+        from pipeline.kernel_cache import KernelCacheLocator
+        kernels = KernelCacheLocator.get_suitable_cache_subpath(partitions.__file__)
+        print(json.dumps({"marker": str(warmup._marker(("moveset",), "stamps")),
+                          "kernels": str(Path(config.CACHE_DIR) / kernels)}))
+    """
+    found = []
+    for checkout in ("one", "two"):
+        shutil.copytree(PACKAGE, tmp_path / checkout / "src" / "pipeline",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        env = _env(tmp_path / checkout)
+        env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # one cache for both checkouts
+        done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], env=env,
+                              cwd=tmp_path / checkout, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        found.append(json.loads(done.stdout))
+    assert found[0]["marker"] != found[1]["marker"]
+    for paths in found:
+        assert Path(paths["marker"]).parent.parent == Path(paths["kernels"])
+        assert Path(paths["kernels"]).is_relative_to(tmp_path / "cache")
+
+
+def test_every_kernel_module_a_task_compiles_is_stamped() -> None:
+    """The markers of tasks done are keyed by the stamps of every kernel a task can compile
+    (warmup.KERNEL_MODULES): a module of kernels left out would keep its marker after an edit,
+    and its kernels would compile inside the solve."""
+    import importlib
+    import pkgutil
+
+    from numba.core.dispatcher import Dispatcher
+
+    from pipeline.warmup import KERNEL_MODULES
+
+    # compiled in the run, by no task: a family run's solver and a rules game's generic solver
+    in_the_run = {"pipeline.families", "pipeline.games.single_partition", "pipeline.games.generic"}
+    with_kernels = set()
+    for info in pkgutil.walk_packages(pipeline.__path__, "pipeline."):
+        module = importlib.import_module(info.name)
+        if any(isinstance(value, Dispatcher) and value.__module__ == info.name
+               for value in vars(module).values()):
+            with_kernels.add(info.name)
+    assert with_kernels - in_the_run == set(KERNEL_MODULES)

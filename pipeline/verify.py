@@ -29,8 +29,14 @@ from pathlib import Path
 import duckdb
 
 from pipeline.errors import PartgamesError
-from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
-from pipeline.neighbourhood_table import LIST_COLUMNS, RecordArrays, neighbourhood_table, own_columns
+from pipeline.neighbourhood import COLUMNS, neighbourhood_sql, neighbours_read
+from pipeline.neighbourhood_table import (
+    LIST_COLUMNS,
+    ReadCache,
+    RecordArrays,
+    neighbourhood_table,
+    own_columns,
+)
 from pipeline.query import (
     connect,
     explain,
@@ -524,7 +530,12 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
 
     # Each pass's neighbourhood rows are gathered by position (pipeline/neighbourhood_table.py);
     # ``gather`` False joins them (neighbourhood_sql), the reference the tests hold them to.
-    gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game])
+    # Whole n' read once are kept between passes (ReadCache) in memory lent by DuckDB: its
+    # limit is lowered by the cache's budget while the passes run, which need little of it (they
+    # count over tables gathered in this process).
+    limit = _memory_limit(con)
+    cache = ReadCache(int(READ_CACHE_SHARE * limit) if limit and gather and nb else 0)
+    gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game], cache)
                for game, (sts, _) in nb.items()} if gather else {}
 
     def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
@@ -553,8 +564,35 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
             finally:  # the pass's own keys again, for the games after this one
                 con.register(NEIGHBOUR_KEYS, keys)
 
+    with _memory_lent(con, cache.budget):
+        _count_passes(con, nb, key_pieces(per_n, size), count_pass, out, bar)
+    if bar is not None:
+        bar.close()
+    return out
+
+
+@contextmanager
+def _memory_lent(con: duckdb.DuckDBPyConnection, nbytes: int) -> Iterator[None]:
+    """DuckDB's memory limit lowered by ``nbytes`` while the block runs (the memory this process
+    holds meanwhile), then as it was."""
+    if nbytes <= 0:
+        yield
+        return
+    (before,), = con.execute("SELECT current_setting('memory_limit')").fetchall()
+    con.execute(f"SET memory_limit = '{max(1, _memory_limit(con) - nbytes) // (1 << 20)}MiB'")
+    try:
+        yield
+    finally:
+        con.execute(f"SET memory_limit = '{before}'")
+
+
+def _count_passes(con: duckdb.DuckDBPyConnection, nb: dict, passes: list, count_pass: Callable,
+                  out: dict[str, Counts], bar: object) -> None:
+    """Every pass over the neighbourhoods (``passes``: (lo, hi, pieces) of :func:`key_pieces`),
+    each game's statements of ``nb`` counted in it by ``count_pass``; a game whose pass fails
+    has its statements' error set and is left out of the later passes."""
     failed: set[str] = set()
-    for lo, hi, pieces in key_pieces(per_n, size):
+    for lo, hi, pieces in passes:
         start = time.perf_counter()
         with registered_keys(con, pieces) as keys:
             share = (time.perf_counter() - start) / max(1, len(nb))
@@ -574,9 +612,6 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
                                             f"{explain(exc) if isinstance(exc, duckdb.Error) else exc}")
                 if bar is not None:
                     bar.update(sum(min(c, by_n.get(n, 0)) for n, _, c in pieces))
-    if bar is not None:
-        bar.close()
-    return out
 
 
 def scan_counts(con: duckdb.DuckDBPyConnection, sts: list[Statement], game: str,
@@ -803,6 +838,9 @@ def split_pieces(pieces: list[tuple[int, int, int]]) -> list[list[tuple[int, int
 
 #: The share of DuckDB's memory limit a pass's join hash tables may take (:func:`pass_records`).
 PASS_MEMORY_SHARE = 0.4
+#: The share of DuckDB's memory limit lent, while the neighbourhood passes run, to the records of
+#: whole n they keep between passes (:class:`pipeline.neighbourhood_table.ReadCache`).
+READ_CACHE_SHARE = 0.25
 
 
 def pass_records(con: duckdb.DuckDBPyConnection, used: object) -> int:
@@ -924,7 +962,8 @@ class NeighbourhoodGather:
     their types, the source of the records of each n."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, game: str, files: RecordFiles | None,
-                 sts: list[Statement], neighbours: dict[str, tuple[str, ...]]) -> None:
+                 sts: list[Statement], neighbours: dict[str, tuple[str, ...]],
+                 cache: ReadCache | None = None) -> None:
         from pipeline.games.features import KEY_MAX_N, completion_counts  # numba: only here
 
         self.con, self.game, self.files, self.neighbours = con, game, files, neighbours
@@ -935,7 +974,8 @@ class NeighbourhoodGather:
         self.types = {c: schema.field(c).type for c in schema.names}
         table = completion_counts(KEY_MAX_N)
         sizes = [int(table[m, m + 1]) for m in range(KEY_MAX_N + 1)]
-        self.arrays = RecordArrays(con, self.source, sizes)
+        every = tuple(sorted({c for cs in neighbours.values() for c in cs}, key=COLUMNS.index))
+        self.arrays = RecordArrays(con, self.source, sizes, cache, every)
 
     def source(self, m: int, ordinals: list[object]) -> str | None:
         """A query that holds the records of n = ``m`` at ``ordinals`` (integer arrays): those

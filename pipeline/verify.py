@@ -1354,9 +1354,9 @@ def restrict(query: str | None, cut: dict[str, str], con: duckdb.DuckDBPyConnect
 
 
 #: verify's default DuckDB memory limit (``--memory-limit`` raises it), the joins spilling to a
-#: directory beside the store: with the process around it (Python, a pass's Arrow key table,
+#: directory beside the store: with the process around it (Python, a pass's gathered table,
 #: DuckDB's memory outside its buffer pool) verify's peak resident memory stays under 4 GB
-#: whatever the store's size (4GB here gave 4.10 GiB over LCTR and Downright n <= 60).
+#: whatever the store's size (docs/performance.md, "verify on a large store").
 DEFAULT_MEMORY_LIMIT = "3GB"
 #: Exit status of ``partgames verify`` when the store has damaged (game, n) (docs/statements.md):
 #: the rest is checked, but ``partgames verify && ...`` must not go on.

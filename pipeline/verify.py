@@ -451,124 +451,152 @@ def fused_counts(con: duckdb.DuckDBPyConnection, statements: list[Statement],
     this range (the views may hold smaller n, which the neighbourhoods read). ``gather`` False:
     the neighbourhoods are joined, not gathered (the rows are the same)."""
     fusable = [st for st in statements if st.fusable]
-    out: dict[str, Counts] = {}
     if not fusable:
-        return out
-    records = _job_records(con)
-    groups: dict[tuple[str, bool], list[Statement]] = {}
-    for st in fusable:
-        for g in st.games:
-            groups.setdefault((g, st.needs == "followers"), []).append(st)
-    # a statement DuckDB cannot bind goes alone (its error then names it)
-    ok: set[str] = set()
-    for st in fusable:
-        try:
+        return {}
+    counting = _FusedCounting(con, progress)
+    plans = counting.plans(fusable, subjects)
+    counting.record_scans({game: plan for (game, followers), plan in plans.items() if not followers},
+                          chunk_records)
+    counting.neighbourhood_passes({game: plan for (game, followers), plan in plans.items() if followers},
+                                  chunk_records, gather)
+    return counting.out
+
+
+class _FusedCounting:
+    """The counts of :func:`fused_counts` as its scans and passes add them (``out``: per
+    statement id), each statement charged its share of each scan's and pass's seconds."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, progress: Progress | None) -> None:
+        self.con, self.progress = con, progress
+        self.out: dict[str, Counts] = {}
+
+    def plans(self, fusable: list[Statement], subjects: tuple[int, int] | None
+              ) -> dict[tuple[str, bool], tuple[list[Statement], dict[int, int]]]:
+        """Per (game, whether its statements read neighbours): those statements DuckDB can bind
+        (one it cannot goes alone, where its error then names it) and the game's records by n
+        that they count: those of ``subjects`` and, for neighbours, those whose every neighbour
+        is held (restricted_views; the records left out are counted as skipped)."""
+        con, out = self.con, self.out
+        records = _job_records(con)
+        groups: dict[tuple[str, bool], list[Statement]] = {}
+        for st in fusable:
             for g in st.games:
-                source = _source(g, st.needs == "followers")
-                scan_counts(con, [st], g, f"{source} WHERE false")
-            ok.add(st.id)
-        except duckdb.Error:
-            continue
-    plans: dict[tuple[str, bool], tuple[list[Statement], dict[int, int]]] = {}
-    for (game, followers), group in sorted(groups.items()):
-        sts = [st for st in group if st.id in ok]
-        if not sts:
-            continue
-        for st in sts:
-            out.setdefault(st.id, Counts(printed=0 if st.printed_clauses else None))
-        by_n = records.get(game, {})
-        if followers:  # the records whose every follower is held (restricted_views)
-            held = held_n(con, (game,))
-            by_n = {n: k for n, k in by_n.items() if n <= held}
-        if subjects is not None:
-            by_n = {n: k for n, k in by_n.items() if subjects[0] <= n <= subjects[1]}
-        plans[game, followers] = sts, by_n
-        if followers:
-            _count_skipped(con, game, sts, set(records.get(game, {})) - set(by_n), subjects, out)
-
-    def count(game: str, sts: list[Statement], source: str) -> None:
-        start = time.perf_counter()
-        for st, counted in zip(sts, scan_counts(con, sts, game, source), strict=True):
-            out[st.id].add(*counted)
-            out[st.id].seconds += (time.perf_counter() - start) / len(sts)
-
-    for (game, followers), (game_sts, by_n) in plans.items():
-        if followers:
-            continue
-        chunks = n_chunks(by_n, chunk_records)
-        for sts in record_scans(game_sts, game):
-            bar = (progress.bar(f"{game} records: {len(sts)} statements", sum(c[2] for c in chunks))
-                   if progress else None)
-            pushed = scan_filter(sts, game)
-            for lo, hi, size in chunks:
-                try:
-                    count(game, sts, f"{quote_name(game)} WHERE n BETWEEN {lo} AND {hi}"
-                                     + (f" AND ({pushed})" if pushed else ""))
-                except duckdb.Error as exc:  # its statements are errors; the other games go on
-                    for st in sts:
-                        out[st.id].error = f"the scan of {game} n {lo}..{hi}: {explain(exc)}"
-                    break
-                if bar is not None:
-                    bar.update(size)
-            if bar is not None:
-                bar.close()
-    # The neighbourhoods chunk by chunk of n, every game's in turn: the keys of a chunk depend on
-    # n alone and are computed once (a game's neighbours are its own records).
-    nb = {game: plan for (game, followers), plan in plans.items() if followers}
-    used = {game: neighbours_read(" ".join(f"{c.where} {c.check}" for st in sts
-                                           for c in (*st.clauses, *st.printed_clauses) if c.about(game)))
-            for game, (sts, _) in nb.items()}
-    per_n: dict[int, int] = {}
-    for _, by_n in nb.values():
-        for n, k in by_n.items():
-            per_n[n] = max(per_n.get(n, 0), k)
-    total = sum(k for _, by_n in nb.values() for k in by_n.values())
-    bar = progress.bar(f"neighbourhoods: {len({st.id for sts, _ in nb.values() for st in sts})} statements",
-                       total) if progress and nb else None
-    files = record_files(con, list(nb))
-    size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
-
-    # Each pass's neighbourhood rows are gathered by position (pipeline/neighbourhood_table.py);
-    # ``gather`` False joins them (neighbourhood_sql), the reference the tests hold them to.
-    # Whole n' read once are kept between passes (ReadCache) in memory lent by DuckDB: its
-    # limit is lowered by the cache's budget while the passes run, which need little of it (they
-    # count over tables gathered in this process).
-    limit = _memory_limit(con)
-    cache = ReadCache(int(READ_CACHE_SHARE * limit) if limit and gather and nb else 0)
-    gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game], cache)
-               for game, (sts, _) in nb.items()} if gather else {}
-
-    def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
-        """The game's records of ``ns`` with the keys registered: gathered and counted, or
-        joined and counted, or, when their joins outgrow DuckDB's memory, counted in two halves
-        of the keys' pieces."""
-        if game in gathers:
-            start = time.perf_counter()
-            with gathers[game].rows(keys, ns) as rows:
-                for st in sts:  # the gathering is the statements' too, shared as the count is
-                    out[st.id].seconds += (time.perf_counter() - start) / len(sts)
-                count(game, sts, rows)
-            return
-        rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
-                                 _sources(files.get(game), keys, used[game]))
-        try:
-            count(game, sts, f"({rows})")
-        except duckdb.OutOfMemoryException:
-            halves = split_pieces(_pieces_of(keys))
-            if len(halves) < 2:
-                raise
+                groups.setdefault((g, st.needs == "followers"), []).append(st)
+        ok: set[str] = set()
+        for st in fusable:
             try:
-                for half in halves:
-                    with registered_keys(con, half) as sub:
-                        count_pass(game, sts, sorted({n for n, _, _ in half} & set(ns)), sub)
-            finally:  # the pass's own keys again, for the games after this one
-                con.register(NEIGHBOUR_KEYS, keys)
+                for g in st.games:
+                    source = _source(g, st.needs == "followers")
+                    scan_counts(con, [st], g, f"{source} WHERE false")
+                ok.add(st.id)
+            except duckdb.Error:
+                continue
+        plans: dict[tuple[str, bool], tuple[list[Statement], dict[int, int]]] = {}
+        for (game, followers), group in sorted(groups.items()):
+            sts = [st for st in group if st.id in ok]
+            if not sts:
+                continue
+            for st in sts:
+                out.setdefault(st.id, Counts(printed=0 if st.printed_clauses else None))
+            by_n = records.get(game, {})
+            if followers:
+                held = held_n(con, (game,))
+                by_n = {n: k for n, k in by_n.items() if n <= held}
+            if subjects is not None:
+                by_n = {n: k for n, k in by_n.items() if subjects[0] <= n <= subjects[1]}
+            plans[game, followers] = sts, by_n
+            if followers:
+                _count_skipped(con, game, sts, set(records.get(game, {})) - set(by_n), subjects, out)
+        return plans
 
-    with _memory_lent(con, cache.budget):
-        _count_passes(con, nb, key_pieces(per_n, size), count_pass, out, bar)
-    if bar is not None:
-        bar.close()
-    return out
+    def count(self, game: str, sts: list[Statement], source: str) -> None:
+        """The statements ``sts`` counted on the rows of ``source`` (one scan)."""
+        start = time.perf_counter()
+        for st, counted in zip(sts, scan_counts(self.con, sts, game, source), strict=True):
+            self.out[st.id].add(*counted)
+            self.out[st.id].seconds += (time.perf_counter() - start) / len(sts)
+
+    def record_scans(self, plans: dict[str, tuple[list[Statement], dict[int, int]]],
+                     chunk_records: int) -> None:
+        """Each game's record statements counted in shared scans, chunk by chunk of n; a chunk
+        DuckDB fails makes its scan's statements errors (the other games go on)."""
+        for game, (game_sts, by_n) in plans.items():
+            chunks = n_chunks(by_n, chunk_records)
+            for sts in record_scans(game_sts, game):
+                bar = (self.progress.bar(f"{game} records: {len(sts)} statements",
+                                         sum(c[2] for c in chunks)) if self.progress else None)
+                pushed = scan_filter(sts, game)
+                for lo, hi, size in chunks:
+                    try:
+                        self.count(game, sts, f"{quote_name(game)} WHERE n BETWEEN {lo} AND {hi}"
+                                              + (f" AND ({pushed})" if pushed else ""))
+                    except duckdb.Error as exc:
+                        for st in sts:
+                            self.out[st.id].error = f"the scan of {game} n {lo}..{hi}: {explain(exc)}"
+                        break
+                    if bar is not None:
+                        bar.update(size)
+                if bar is not None:
+                    bar.close()
+
+    def neighbourhood_passes(self, nb: dict[str, tuple[list[Statement], dict[int, int]]],
+                             chunk_records: int, gather: bool) -> None:
+        """Each game's follower statements counted in passes over its neighbourhoods, chunk by
+        chunk of n, every game's in turn: the keys of a chunk depend on n alone and are computed
+        once (a game's neighbours are its own records)."""
+        con = self.con
+        used = {game: neighbours_read(" ".join(f"{c.where} {c.check}" for st in sts
+                                               for c in (*st.clauses, *st.printed_clauses) if c.about(game)))
+                for game, (sts, _) in nb.items()}
+        per_n: dict[int, int] = {}
+        for _, by_n in nb.values():
+            for n, k in by_n.items():
+                per_n[n] = max(per_n.get(n, 0), k)
+        total = sum(k for _, by_n in nb.values() for k in by_n.values())
+        bar = self.progress.bar(f"neighbourhoods: {len({st.id for sts, _ in nb.values() for st in sts})} "
+                                "statements", total) if self.progress and nb else None
+        files = record_files(con, list(nb))
+        size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
+        # Each pass's neighbourhood rows are gathered by position (pipeline/neighbourhood_table.py);
+        # ``gather`` False joins them (neighbourhood_sql), the reference the tests hold them to.
+        # Whole n' read once are kept between passes (ReadCache) in memory lent by DuckDB: its
+        # limit is lowered by the cache's budget while the passes run, which need little of it
+        # (they count over tables gathered in this process).
+        limit = _memory_limit(con)
+        cache = ReadCache(int(READ_CACHE_SHARE * limit) if limit and gather and nb else 0)
+        gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game], cache)
+                   for game, (sts, _) in nb.items()} if gather else {}
+
+        def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
+            """The game's records of ``ns`` with the keys registered: gathered and counted, or
+            joined and counted, or, when their joins outgrow DuckDB's memory, counted in two
+            halves of the keys' pieces."""
+            if game in gathers:
+                start = time.perf_counter()
+                with gathers[game].rows(keys, ns) as rows:
+                    for st in sts:  # the gathering is the statements' too, shared as the count is
+                        self.out[st.id].seconds += (time.perf_counter() - start) / len(sts)
+                    self.count(game, sts, rows)
+                return
+            rows = neighbourhood_sql(quote_name(game), NEIGHBOUR_KEYS, min(ns), max(ns), used[game],
+                                     _sources(files.get(game), keys, used[game]))
+            try:
+                self.count(game, sts, f"({rows})")
+            except duckdb.OutOfMemoryException:
+                halves = split_pieces(_pieces_of(keys))
+                if len(halves) < 2:
+                    raise
+                try:
+                    for half in halves:
+                        with registered_keys(con, half) as sub:
+                            count_pass(game, sts, sorted({n for n, _, _ in half} & set(ns)), sub)
+                finally:  # the pass's own keys again, for the games after this one
+                    con.register(NEIGHBOUR_KEYS, keys)
+
+        with _memory_lent(con, cache.budget):
+            _count_passes(con, nb, key_pieces(per_n, size), count_pass, self.out, bar)
+        if bar is not None:
+            bar.close()
 
 
 @contextmanager

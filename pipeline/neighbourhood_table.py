@@ -147,8 +147,12 @@ class RecordArrays:
             raise ValueError(f"a record of n = {m} at ordinal {int(at.max())}, past p({m}) = {size}")
         values: dict[str, tuple] = {}
         everywhere = np.ones(len(at), bool)
+        # Each column leaves the table once converted (its DuckDB batches freed), so that a read
+        # holds one copy of the records at a time, not two.
+        table = table.drop_columns(["ordinal"])
         for c in columns:
             col = table.column(c)
+            table = table.drop_columns([c])
             if c in LIST_COLUMNS:  # gathered by Arrow's take (lists of any length)
                 values[c] = col.combine_chunks(), pc.is_valid(col).to_numpy(zero_copy_only=False)
             elif col.null_count:

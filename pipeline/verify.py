@@ -868,7 +868,7 @@ def split_pieces(pieces: list[tuple[int, int, int]]) -> list[list[tuple[int, int
 PASS_MEMORY_SHARE = 0.4
 #: The share of DuckDB's memory limit lent, while the neighbourhood passes run, to the records of
 #: whole n they keep between passes (:class:`pipeline.neighbourhood_table.ReadCache`).
-READ_CACHE_SHARE = 0.25
+READ_CACHE_SHARE = 0.15
 
 
 def pass_records(con: duckdb.DuckDBPyConnection, used: object) -> int:

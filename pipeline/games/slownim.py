@@ -479,8 +479,9 @@ class _Solved:
 
         Growing them by doubling as the levels come in holds the old and the new arrays while
         one is copied into the other (39 bytes per position of the old ones), and the last
-        doubling can come near the memory bound (docs/performance.md). Measured for SN(9,{8,9})
-        up to N = 85: peak 1,340 → 1,304 MiB (unused zeroed pages were never resident anyway).
+        doubling can come near the memory bound (docs/performance.md, "Measurements behind the
+        code"). The arrays' unused zeroed pages are never resident, so allocating up front
+        costs no memory of its own.
         """
         self.tables(n)
         self._grow(int(self.off[n + 1]) + 1, exact=True)

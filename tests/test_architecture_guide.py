@@ -46,7 +46,7 @@ STEP_NAMES = {
     1: ("definitions.md", "README", "Game ids"),
     2: ("pipeline/schema.py", "COMMON_FIELDS"),
     3: ("pipeline/games/<family>.py", "Game", "solve_shard", "common_columns", "KernelOutput",
-        "njit(cache=True, nogil=True)"),
+        "njit(cache=True, nogil=True)", "pipeline/warmup.py", "_kernel_signature", "KERNEL_MODULES"),
     4: ("write_features", "KernelOutput"),
     5: ("GAME_FAMILIES", "pipeline/games/__init__.py", "before", "moveset"),
     6: ("open_views", "_uncomputed_views", "empty"),
@@ -156,6 +156,11 @@ class TopRowGame(Game):
 
 def step3_4_module(root: Path) -> None:
     (root / "pipeline" / "games" / "toprow.py").write_text(TOPROW)
+    warmup = root / "pipeline" / "warmup.py"
+    _insert(warmup, '    if type(game).__name__ == "LctrDGame":',
+            '    if type(game).__name__ == "TopRowGame":\n        return ("toprow",)\n')
+    _insert(warmup, '                  "pipeline.summaries", "pipeline.parquet.encodings")',
+            '                  "pipeline.games.toprow",\n')
 
 
 def step5_register(root: Path) -> None:
@@ -229,15 +234,22 @@ def _copy_checkout(root: Path) -> None:
         shutil.copy(CHECKOUT / name, root / name)
 
 
-def _partgames(root: Path, *args: str) -> str:
+def _python(root: Path, *args: str) -> str:
+    """Python run in the copy (its package first on the path), its cache in the copy, the
+    kernels plain Python."""
     env = {key: value for key, value in os.environ.items()
-           if key not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES", "PARTGAMES_QUERIES")}
+           if key not in ("NUMBA_CACHE_DIR", "NUMBA_CACHE_LOCATOR_CLASSES", "PARTGAMES_QUERIES",
+                          "NUMBA_DISABLE_JIT")}
     env.update(PYTHONPATH=str(root), XDG_CACHE_HOME=str(root / "cache"),
                NUMBA_CACHE_DIR=str(root / "cache" / "numba"), NUMBA_DISABLE_JIT="1")
-    done = subprocess.run([sys.executable, "-c", "from pipeline.cli import main; main()", *args],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr + done.stdout
     return done.stdout
+
+
+def _partgames(root: Path, *args: str) -> str:
+    return _python(root, "-c", "from pipeline.cli import main; main()", *args)
 
 
 def test_the_guide_names_what_each_step_does() -> None:
@@ -257,6 +269,13 @@ def test_a_new_family_added_by_the_guide_runs_and_is_queried(tmp_path: Path) -> 
     # step 8: the new folder of statements ships (tests/test_packaging.py's check, on the copy)
     packages = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     assert "pipeline.queries.toprow" in packages
+    # step 3: a first run compiles the module's kernels up front, in a task whose marker its
+    # kernels' stamps key (tests/test_kernel_cache.py checks this of every module with kernels,
+    # importing all of them with the JIT on: 12 s in a new copy, too long here)
+    planned = _python(root, "-c", "from pipeline import warmup; from pipeline.games import get_game; "
+                      "print(warmup.plan_tasks([get_game('toprow')]), "
+                      "'pipeline.games.toprow' in warmup.KERNEL_MODULES)")
+    assert planned.split() == ["[(('toprow',),", "(('toprow',),", "False,", "False))]", "True"]
     # step 6: a store without Top Row's records has its view, empty
     _partgames(root, "run", "--games", "lctr", "--max-n", "3", "--jobs", "1", "--quiet",
                "--out", "other")

@@ -41,9 +41,11 @@ if TYPE_CHECKING:
     import distributed
 
 
-def _distributed() -> ModuleType:
-    """Dask's ``distributed``, imported when a run first talks to a cluster: checking
-    ``--scheduler`` and its options costs nothing."""
+def load_distributed() -> ModuleType:
+    """Dask's ``distributed``, imported when a run first talks to a cluster (checking
+    ``--scheduler`` and its options costs nothing), with asyncio's reports of the exceptions
+    Dask's coroutines leave behind filtered (:class:`_DaskLeftovers`): what every use of Dask
+    here goes through; a :class:`PartgamesError` without the ``[cluster]`` extra."""
     try:
         import distributed
     except ImportError as exc:  # the [cluster] extra
@@ -153,7 +155,7 @@ class ClusterOptions:
     def security(self) -> distributed.Security | None:
         """TLS settings from the options; None leaves Dask's own configuration in charge
         (``distributed.comm.tls.*``, which a ``tls://`` address then uses)."""
-        distributed = _distributed()
+        distributed = load_distributed()
         given = (self.tls_ca_file, self.tls_cert, self.tls_key)
         if not any(given):
             return None
@@ -171,7 +173,7 @@ def connect(options: ClusterOptions) -> distributed.Client:
 
     The address is checked before (:func:`check_address`): Dask's own ``ValueError`` for a bad
     one leaves a half-made client whose finalizer waits 20 s and prints a traceback."""
-    distributed = _distributed()
+    distributed = load_distributed()
     check_address(options.address)
     try:
         return distributed.Client(options.address, security=options.security(),
@@ -237,7 +239,7 @@ def solve_all(store_root: Path, tasks: list[tuple[list[str], list[tuple[int, int
     passed in (this module does not import the runner, which imports it). The store's path goes
     to the workers absolute: a relative one would be relative to each worker's own directory."""
     store_root = Path(os.path.abspath(store_root))
-    _distributed()  # its loggers exist once it is imported: silenced next
+    load_distributed()  # its loggers exist once it is imported: silenced next
     with _dask_quiet():
         client = connect(options)
         try:
@@ -254,7 +256,7 @@ FETCH_TIMEOUT = 2.0
 def _solve_all(client: distributed.Client, store_root: Path,
                tasks: list[tuple[list[str], list[tuple[int, int, int]]]], options: ClusterOptions,
                solve_task: Callable, record_done: Callable) -> dict[str, int]:
-    distributed = _distributed()
+    distributed = load_distributed()
     check_workers(client, store_root / ".staging")
     run_id = uuid.uuid4().hex[:12]
     futures = [

@@ -227,10 +227,14 @@ def shared_depth(rows, depth, prefix_values, a, b):  # pragma: no cover
 
 @numba.njit(cache=True)
 def enumerate_partitions(n, prefix_values, prefix_offsets, out_parts, out_offsets):  # pragma: no cover
-    """Write every partition of n below the given prefixes, top row first, in the solvers' order.
+    """Write every partition of n below the given prefixes, top row first, in the solvers' order,
+    into ``out_parts`` (values) and ``out_offsets`` (one more than the partitions); returns the
+    number of partitions written.
 
-    The same depth-first walk as the solvers, doing nothing at the cells: the enumeration cost
-    the benchmarks compare against. Returns the number of partitions written.
+    The enumerator of a solver that takes its positions as a list (the generic solver of a
+    rules game, :mod:`pipeline.games.generic`): the same depth-first walk as the walk kernels
+    (:func:`walk_next`), so its shards hold the same partitions in the same order. Doing nothing
+    else, it is also the enumeration cost ``benchmarks/bench.py`` compares the kernels against.
     """
     rows = np.zeros(n + 2, dtype=np.int64)
     sums = np.zeros(n + 2, dtype=np.int64)

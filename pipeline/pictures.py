@@ -273,7 +273,7 @@ def draw_grid(grid: ValueGrid, values: Sequence[str] = ("sg",), title: str | Non
             raise ValueError(f"unknown value {v!r} (one of {VALUES})")
     rows, cols = len(grid.parts), grid.parts[0]
     # The axes placed by hand (inches: a margin around each panel, room for the titles above):
-    # a layout engine measures every text of the figure, and took most of a report's time.
+    # a layout engine measures every text of the figure, most of a report's time.
     shown = " and ".join(TITLES[v] for v in values)
     title = title or f"{grid.game} on λ = {partition_label(grid.parts)}: {shown} of λ[i,j]"
     pad, head = 0.15, 0.45 if len(values) == 1 else 0.65

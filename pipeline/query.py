@@ -174,10 +174,10 @@ def _check_n_bounds(min_n: int | None, max_n: int | None) -> None:
 
 
 #: Share of the free disk space that DuckDB may fill with spill files. Joins over a large store
-#: spill: ``lctr1.theorem1`` (every record joined to its two followers) over the LCTR and
-#: Downright records of n ≤ 80 spilled 37 GiB before the disk was full. DuckDB's own limit is
-#: 90 % of the free space, in ``.tmp/`` of the working directory: a run writing beside it (or
-#: anything else on that disk) would then fail for want of space.
+#: spill far more than the store holds (``lctr1.theorem1``, every record joined to its two
+#: followers, fills a disk at n ≤ 80: docs/performance.md, "Measurements behind the code").
+#: DuckDB's own limit is 90 % of the free space, in ``.tmp/`` of the working directory: a run
+#: writing beside it (or anything else on that disk) would then fail for want of space.
 SPILL_SHARE = 0.5
 _spill_ids = itertools.count()
 
@@ -316,7 +316,7 @@ def register_key_functions(con: duckdb.DuckDBPyConnection) -> None:
         from pipeline.games.generic import rules_options_arrow
         return rules_options_arrow(games, positions)
 
-    # BIGINT lists: DuckDB casts any integer list to them (a SMALLINT[] parameter took no INTEGER[])
+    # BIGINT lists: DuckDB casts any integer list to them (a SMALLINT[] parameter takes no INTEGER[])
     con.create_function("part_key", part_key, ["BIGINT[]"], "BIGINT", type="arrow",
                         null_handling="special")
     con.create_function("part_keys", part_keys, ["BIGINT[][]"], "BIGINT[]", type="arrow",
@@ -390,7 +390,7 @@ def _connect(store: Store, macros: bool, settings: dict[str, str] | None) -> duc
             option = "--" + name.replace("_", "-")
             raise UsageError(f"{option} {value!r}: {explain(exc)}") from None
     # SET, not duckdb.connect(config=…): given there, DuckDB 2.0 reports the size limit but does
-    # not enforce it (a 1 MiB limit let a join spill far more; tests/test_cli.py)
+    # not enforce it, and a join spills past it (tests/test_query.py holds a join to the limit)
     con.execute(f"SET temp_directory = '{_escape(spill_dir)}'")
     con.execute(f"SET max_temp_directory_size = '{max(spill_bytes, 1 << 20)}B'")
     if macros:

@@ -26,6 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -419,26 +420,42 @@ def run(
     """
     jobs = _checked_jobs(min_n, max_n, jobs, max_records, selection)
     games = _run_games(game_ids, selection, cluster)
-    try:
-        keep_filter = KeepFilter.parse(keep, list({g.schema.to_string(): g.schema for g in games}.values()))
-    except KeepError as exc:
-        raise RunError(str(exc)) from None
+    keep_filter = _keep_filter(keep, games)
     if cluster is not None:
         jobs = 1  # shards of the largest size: a task's overhead on a cluster is milliseconds
     use_run_allocators()
+    with _store_for_run(out, selection) as store:
+        return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
+                          repair, space_check, say or (lambda _line: None), cluster, keep_filter,
+                          share_partition_columns=share_partition_columns,
+                          solve_partners_together=solve_partners_together)
+
+
+def _keep_filter(keep: str, games: list[Game]) -> KeepFilter:
+    """The run's ``--keep`` (``all``, ``none`` or a condition) checked against the schemas of
+    its games; a :class:`RunError` naming what is wrong otherwise."""
+    try:
+        return KeepFilter.parse(keep, list({g.schema.to_string(): g.schema for g in games}.values()))
+    except KeepError as exc:
+        raise RunError(str(exc)) from None
+
+
+@contextmanager
+def _store_for_run(out: str, selection: Selection | None) -> Iterator[Store]:
+    """The store at ``out``, held by this run alone (a :class:`StoreError` if another run holds
+    it) and checked to hold records of this run's ``selection`` only. A run refused or failed
+    before writing a record (a :class:`PartgamesError`: its selection, ``--keep``, the space)
+    leaves no store it created behind (:func:`_undo_creation`)."""
     existed, marked = Path(out).is_dir(), (Path(out) / MARKER).is_file()
     store = Store.open(out)
     locked = False
     try:
-        with store.writer():  # one run per store (StoreError if another holds it)
+        with store.writer():
             locked = True
             check_store_selection(store, selection)
-            return _run_store(store, games, min_n, max_n, jobs, force, max_records, progress,
-                              repair, space_check, say or (lambda _line: None), cluster, keep_filter,
-                              share_partition_columns=share_partition_columns,
-                              solve_partners_together=solve_partners_together)
+            yield store
     except PartgamesError:
-        if locked:  # refused (its selection, --keep, the space) or failed before writing a record
+        if locked:
             _undo_creation(store, existed, marked)
         raise
 

@@ -118,8 +118,10 @@ KILL_AT_STEP = "PARTGAMES_KILL_AT_COMMIT_STEP"
 _steps_done = 0
 
 
-def _commit_step() -> None:
-    """Mark the end of one step of a commit (a rename or a record written)."""
+def commit_step() -> None:
+    """Mark the end of one step of a commit (a rename or a record written): the point between two
+    steps where a crash can land. It kills the process at the step :data:`KILL_AT_STEP` names;
+    a test may replace it (``monkeypatch``) to stop a commit there in its own process."""
     global _steps_done
     _steps_done += 1
     target = os.environ.get(KILL_AT_STEP)
@@ -133,9 +135,10 @@ _RENAME_EXCHANGE = 2  # linux/fs.h
 _AT_FDCWD = -100
 
 
-def _exchange(a: Path, b: Path) -> bool:
+def exchange_directories(a: Path, b: Path) -> bool:
     """Swap two directories in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False where the
-    C library or the filesystem cannot (the caller then falls back to two renames)."""
+    C library or the filesystem cannot (a commit then falls back to two renames). A test may
+    replace it with one returning False to take the fallback on any filesystem."""
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
@@ -559,7 +562,7 @@ class Store:
                 raise StoreError(f"game={game_id} n={n}: shard {s.shard} is missing from staging")
             if final.suffix == STAGED_SUFFIX:
                 final = final.rename(sdir / shard_name(s.shard, token))
-                _commit_step()
+                commit_step()
             st = final.stat()  # after the rename, which moves the file's ctime
             files.append({"name": final.name, "bytes": s.bytes, "rows": s.rows, "sha256": s.sha256,
                           "ino": st.st_ino, "ctime_ns": st.st_ctime_ns})
@@ -567,7 +570,7 @@ class Store:
                     committed_ns=time.time_ns())
         done["checksum"] = record_checksum(done)
         _write_json_atomic(sdir / COMPLETE, done)
-        _commit_step()
+        commit_step()
         for k in range(len(shards)):
             (sdir / f"part-{k:05d}.json").unlink(missing_ok=True)
         (sdir / "plan.json").unlink(missing_ok=True)
@@ -586,12 +589,12 @@ class Store:
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists():
             os.rename(sdir, target)
-            _commit_step()
+            commit_step()
             return
-        if _exchange(sdir, target):  # the old directory is in staging now
-            _commit_step()
+        if exchange_directories(sdir, target):  # the old directory is in staging now
+            commit_step()
             _rmtree(sdir)
-            _commit_step()
+            commit_step()
             return
         # No swap on this filesystem: the old one aside, the new one in (recover() puts the old
         # one back if a kill lands between the two).
@@ -600,11 +603,11 @@ class Store:
             _rmtree(replaced)
         replaced.parent.mkdir(parents=True, exist_ok=True)
         os.rename(target, replaced)
-        _commit_step()
+        commit_step()
         os.rename(sdir, target)
-        _commit_step()
+        commit_step()
         _rmtree(replaced)
-        _commit_step()
+        commit_step()
 
     def recover(self) -> None:
         """Finish or undo what a killed commit left (called by the writer, holding the lock).

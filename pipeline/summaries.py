@@ -166,8 +166,8 @@ def _pairs_and_regions(sg, sgm, bits, bit_offsets, values, offsets):  # pragma: 
 
 
 def _numpy(column: pa.ChunkedArray | pa.Array, null: int | None = None) -> np.ndarray:
-    """A column's values in its own type (the kernels compile for each; copies to int64 cost 14
-    ns a record), NULLs replaced by ``null``."""
+    """A column's values in its own type (the kernels compile for each: an int64 copy costs time
+    a record, docs/performance.md, "Measurements behind the code"), NULLs replaced by ``null``."""
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
     if null is not None and column.null_count:
@@ -192,7 +192,8 @@ def summarize_table(table: pa.Table) -> dict[str, Any]:
     sgm = _numpy(table.column("sg_misere"))
     columns = {m: _numpy(table.column(m), null=-1) for m in MEASURES}
     overflow = int(np.count_nonzero((columns["nodes"] < 0) | (columns["leaves"] < 0))) if records else 0
-    # the flags' bitmaps as they are (unpacking six bool columns into bytes cost 14 ns a record)
+    # the flags' bitmaps as they are: unpacking six bool columns into bytes costs time a record
+    # (docs/performance.md, "Measurements behind the code")
     flag_arrays = []
     for name in FLAG_NAMES:
         column = table.column(name)

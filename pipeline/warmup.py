@@ -118,8 +118,9 @@ def _stamps() -> str:
     return "\n".join(keys)
 
 
-def _marker(key: tuple, stamps: str) -> Path:
-    """The marker of a task done, beside the cache it stands for. Numba keeps a kernel's
+def task_marker(key: tuple, stamps: str) -> Path:
+    """The marker of a task done (``key`` a task's key of :func:`plan_tasks`, ``stamps`` the
+    kernels' source stamps), beside the cache it stands for. Numba keeps a kernel's
     machine code in a subfolder of its cache named by the kernel's source folder, so one cache
     shared by two checkouts of the same sources holds two sets of kernels: the marker lives in
     the subfolder of this checkout's package (a second checkout finds none, and compiles up
@@ -174,9 +175,9 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     by_id = {game.game_id: game for game in games}
 
     def writer(task: Task) -> Path:  # the encoders and summaries of a task's schema
-        return _marker(("writer", by_id[task[0][0]].schema.to_string()), stamps)
+        return task_marker(("writer", by_id[task[0][0]].schema.to_string()), stamps)
 
-    todo = {key: task for key, task in tasks if not _marker(key, stamps).exists()}
+    todo = {key: task for key, task in tasks if not task_marker(key, stamps).exists()}
     for key, task in reversed(tasks):  # a schema's writer: with a short task, one per schema
         if writer(task).exists() or any(t[2] and writer(t) == writer(task) for t in todo.values()):
             continue
@@ -205,7 +206,7 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     for key, task, future in futures:
         if future.exception() is not None:
             continue  # compiled (and its error raised) by the run itself, where it says which
-        for marker in [_marker(key, stamps)] + ([writer(task)] if task[2] else []):
+        for marker in [task_marker(key, stamps)] + ([writer(task)] if task[2] else []):
             try:
                 marker.parent.mkdir(parents=True, exist_ok=True)
                 marker.touch()

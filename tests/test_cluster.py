@@ -310,8 +310,8 @@ def test_dask_coroutines_left_behind_report_nothing(caplog) -> None:
     import asyncio
     import gc
 
-    from pipeline.cluster import _distributed
-    distributed = _distributed()
+    from pipeline.cluster import load_distributed
+    distributed = load_distributed()
 
     async def fails(exc: BaseException) -> None:
         raise exc

@@ -302,7 +302,7 @@ def test_a_second_checkout_sharing_the_cache_compiles_up_front(tmp_path: Path) -
         from pipeline import partitions, warmup
         from pipeline.kernel_cache import KernelCacheLocator
         kernels = KernelCacheLocator.get_suitable_cache_subpath(partitions.__file__)
-        print(json.dumps({"marker": str(warmup._marker(("moveset",), "stamps")),
+        print(json.dumps({"marker": str(warmup.task_marker(("moveset",), "stamps")),
                           "kernels": str(Path(config.CACHE_DIR) / kernels)}))
     """
     found = []

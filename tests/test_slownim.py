@@ -198,18 +198,12 @@ def test_counts_beyond_int64_are_null(tmp_path: Path) -> None:
 def test_states_union_agrees_with_dominated_count() -> None:
     """With 1 ∈ A the kernel counts states as the positions dominated by x (a closed count); the
     general method (a union of reachable sets, 64 starts per word, several blocks) must agree."""
-    from pipeline.games import slownim
-
     game = SlowNimGame.parse("sn4_1-2-3-4")
     n = 30
     shards = range(game.shard_count(n, 50))
     direct = np.concatenate([game.solve_shard(n, k, 50)["states"].to_numpy() for k in shards])
-    # the game itself keeps no option lists when 1 ∈ A; solve it again keeping them
-    solved = slownim._Solved(4, 0b11110, 1, 4, "sn4_1-2-3-4", keep_edges=True)
-    solved.solve_to(n)
     for words in (1, 2):
-        union = np.zeros(game.positions(n), np.int64)
-        slownim._count_states(n, 0, game.positions(n), solved.off, solved.estart, solved.edges, words, union)
+        union = game.states_by_union(n, words)
         assert game.positions(n) > 2 * 64 * words  # several blocks
         assert (union == direct).all()
 
@@ -220,15 +214,20 @@ def test_option_lists_beyond_the_memory_bound_stop_the_run_cleanly(tmp_path: Pat
     the store."""
     from pipeline.games import slownim
 
-    monkeypatch.setattr(slownim, "_CACHE", {})
+    # a game solved earlier in this process keeps its longer option lists: solved afresh here,
+    # and none kept for the tests after this one
+    slownim.forget_solved()
     monkeypatch.setattr(slownim, "MAX_EDGES", 600)
     root = tmp_path / "results"
-    with pytest.raises(SlowNimError, match=r"rerun with --max-n (\d+)") as info:
-        run(["sn4_2-3"], max_n=20, out=str(root), jobs=1, progress=False)
-    assert "\n" not in str(info.value)
-    top = int(re.search(r"--max-n (\d+)", str(info.value)).group(1))
-    assert 5 < top < 20
-    summary = run(["sn4_2-3"], max_n=top, out=str(root), jobs=1, progress=False)
+    try:
+        with pytest.raises(SlowNimError, match=r"rerun with --max-n (\d+)") as info:
+            run(["sn4_2-3"], max_n=20, out=str(root), jobs=1, progress=False)
+        assert "\n" not in str(info.value)
+        top = int(re.search(r"--max-n (\d+)", str(info.value)).group(1))
+        assert 5 < top < 20
+        summary = run(["sn4_2-3"], max_n=top, out=str(root), jobs=1, progress=False)
+    finally:
+        slownim.forget_solved()
     assert connect(root).execute('SELECT max(n), count(*) FROM "sn4_2-3"').fetchone() == (
         top, sum(SlowNimGame.parse("sn4_2-3").positions(n) for n in range(1, top + 1)))
     assert summary.jobs_done + summary.jobs_skipped == top

@@ -274,7 +274,7 @@ def test_force_without_an_atomic_swap_is_recovered(clean: Path, clean_rows: list
     """Where the filesystem cannot swap two directories, the old (game, n) is moved aside and the
     new one moved in; a crash between the two leaves neither in place, and the next run (its
     lock taken) puts one back before anything reads or writes."""
-    monkeypatch.setattr(storage, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(storage, "exchange_directories", lambda a, b: False)
     shards = json.loads((clean / "game=king" / f"n={MAX_N}" / COMPLETE).read_text())["shards"]
     for crash_at in range(1, shards + 6):
         store = copy(clean, tmp_path / f"c{crash_at}" / "results")
@@ -285,14 +285,14 @@ def test_force_without_an_atomic_swap_is_recovered(clean: Path, clean_rows: list
             if count["steps"] == crash_at:
                 raise SystemExit("crash")
 
-        monkeypatch.setattr(storage, "_commit_step", crash)
+        monkeypatch.setattr(storage, "commit_step", crash)
         try:
             run(["king"], min_n=MAX_N, max_n=MAX_N, out=str(store), jobs=1, progress=False,
                 force=True, max_records=SHARD)
             finished = True
         except SystemExit:
             finished = False
-        monkeypatch.setattr(storage, "_commit_step", lambda: None)
+        monkeypatch.setattr(storage, "commit_step", lambda: None)
         if not finished:
             run(GAMES, max_n=MAX_N, out=str(store), jobs=1, progress=False)
         assert rows(store) == clean_rows, crash_at

@@ -23,7 +23,7 @@ from pipeline.schema import BOARD_SCHEMA, PARTITION_COLUMNS
 @numba.njit(cache=True, nogil=True)
 def _narrow(values, out, limit):  # pragma: no cover - compiled
     """Copy ``values`` into the narrower ``out``; False (``out`` unfinished) if one is beyond
-    ``limit``. One pass, where Arrow's checked cast and numpy's ``max()`` took two."""
+    ``limit``. One pass, where Arrow's checked cast and numpy's ``max()`` take two."""
     for i in range(values.shape[0]):
         v = values[i]
         if v > limit:
@@ -77,7 +77,7 @@ def _pack_bits(flags, out):  # pragma: no cover - compiled
 
 def flag_arrays(flags: np.ndarray) -> list[pa.Array]:
     """The rows of a kernel's flags (one per CGH flag, a bool per record) as Arrow boolean
-    arrays, packed into bitmaps here (Arrow's conversion of numpy booleans took about 1 % of a
+    arrays, packed into bitmaps here (Arrow's conversion of numpy booleans costs about 1 % of a
     run's CPU, perf)."""
     records = flags.shape[1]
     bitmaps = pool_array((records + 7) // 8, np.uint8, rows=flags.shape[0])

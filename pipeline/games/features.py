@@ -223,7 +223,7 @@ def shape_columns(n: int, values: np.ndarray, offsets: np.ndarray,
     (non-increasing within a record) and ``offsets``; ``ordinal`` None beyond
     :data:`ORDINAL_MAX_N`. ``consecutive``: the records are consecutive partitions of n in the
     walk's order (a walk kernel's shard), so their ordinals are the first one's plus 0, 1, 2, …
-    (ranking each record took about half of this function's time at n = 60)."""
+    (ranking each record costs as much again: docs/performance.md, "Shape and key columns")."""
     records = offsets.shape[0] - 1
     out_shape = np.zeros(records, np.int32)
     out_ordinal = np.zeros(records, np.int64)

@@ -479,8 +479,9 @@ class _Solved:
 
         Growing them by doubling as the levels come in holds the old and the new arrays while
         one is copied into the other (39 bytes per position of the old ones), and the last
-        doubling can come near the memory bound (docs/performance.md). Measured for SN(9,{8,9})
-        up to N = 85: peak 1,340 → 1,304 MiB (unused zeroed pages were never resident anyway).
+        doubling can come near the memory bound (docs/performance.md, "Measurements behind the
+        code"). The arrays' unused zeroed pages are never resident, so allocating up front
+        costs no memory of its own.
         """
         self.tables(n)
         self._grow(int(self.off[n + 1]) + 1, exact=True)
@@ -526,6 +527,13 @@ class _Solved:
 #: runner's serial chain, one at a time), which reuses the smaller totals. Only the most recent
 #: game is kept, so memory stays that of one game.
 _CACHE: dict[str, _Solved] = {}
+
+
+def forget_solved() -> None:
+    """Drop the solved positions kept between totals: the next shard of any game solves its
+    smaller totals again, under the bounds (:data:`MAX_EDGES`) in force then, as a new process
+    would."""
+    _CACHE.clear()
 
 
 class SlowNimGame(Game):
@@ -594,14 +602,28 @@ class SlowNimGame(Game):
         self.shard_count(n, 1)  # refuses a total beyond MAX_POSITIONS before allocating for it
         self._solved().reserve(n)
 
+    def _new_solved(self, keep_edges: bool | None = None) -> _Solved:
+        amask = sum(1 << v for v in self.moves)
+        return _Solved(self.stacks, amask, self.moves[0], self.moves[-1], self.game_id, keep_edges)
+
     def _solved(self) -> _Solved:
         solved = _CACHE.get(self.game_id)
         if solved is None:
             _CACHE.clear()
-            amask = sum(1 << v for v in self.moves)
-            solved = _Solved(self.stacks, amask, self.moves[0], self.moves[-1], self.game_id)
+            solved = self._new_solved()
             _CACHE[self.game_id] = solved
         return solved
+
+    def states_by_union(self, n: int, words: int) -> np.ndarray:
+        """The ``states`` of every start of total n (in rank order) by the general method, the
+        union of the reachable sets of ``64 · words`` starts at a time (:func:`_count_states`),
+        whatever A is. A game with 1 ∈ A counts its states in closed form instead; this is what
+        that count is checked against (tests/test_slownim.py)."""
+        solved = self._new_solved(keep_edges=True)
+        solved.solve_to(n)
+        states = np.zeros(self.positions(n), np.int64)
+        _count_states(n, 0, self.positions(n), solved.off, solved.estart, solved.edges, words, states)
+        return states
 
     def solve_shard(self, n: int, shard: int, max_records: int) -> pa.Table:
         solved = self._solved()
@@ -681,4 +703,4 @@ def slownim_table(n: int, stacks: int, moves: tuple[int, ...], out: SlowNimOutpu
     return pa.Table.from_arrays(columns, schema=SLOWNIM_SCHEMA)
 
 
-__all__ = ["MAX_STACKS", "SlowNimError", "SlowNimGame", "slownim_table"]
+__all__ = ["MAX_STACKS", "SlowNimError", "SlowNimGame", "forget_solved", "slownim_table"]

@@ -168,7 +168,7 @@ def dictionary_indices(values, low, span, indices, distinct, keys, slots):  # pr
     indexed by a direct table (``slots``, at least ``span`` long), a wide one (game-tree counts)
     by an open-addressing hash table (``keys`` and ``slots``, a power of two at least twice the
     values' count). The caller allocates them (:func:`dictionary_scratch`), from Arrow's pool:
-    fresh pages for these megabytes per column were a visible share of a run's page faults.
+    fresh pages for these megabytes per column are a visible share of a run's page faults.
     """
     n = values.shape[0]
     d = 0

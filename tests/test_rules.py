@@ -5,6 +5,7 @@ commands take a rules game; bad rules files are one line."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -180,6 +181,55 @@ def test_solve_and_family_take_a_rules_game(tmp_path, capsys):
     mine = pq.read_table(out / "game=king_rules", partitioning=None).sort_by(order)
     theirs = pq.read_table(out / "game=king", partitioning=None).sort_by(order)
     assert mine.num_rows > 0 and mine.equals(theirs)
+
+
+def test_run_partitions_takes_a_rules_game(tmp_path, capsys):
+    """`run --partitions FILE` solves a rules game's records of the file's partitions, equal,
+    every column, to the bespoke kernel's of the same file."""
+    listed = tmp_path / "shapes.txt"
+    listed.write_text("5,5,3,2,1\n4 4 4\n7\n1,1,1,1\n3,1\n")
+    out = tmp_path / "listed"
+    code, _, err = cli(capsys, "run", "--rules", str(EXAMPLES / "king_rules.py"), "--games",
+                       "king_rules,king", "--partitions", str(listed), "--out", str(out), "--quiet")
+    assert code == 0, err
+    order = [("n", "ascending"), ("ordinal", "ascending")]
+    mine = pq.read_table(out / "game=king_rules", partitioning=None).sort_by(order)
+    theirs = pq.read_table(out / "game=king", partitioning=None).sort_by(order)
+    assert sorted(map(tuple, mine.column("parts").to_pylist())) == sorted(
+        [(5, 5, 3, 2, 1), (4, 4, 4), (7,), (1, 1, 1, 1), (3, 1)])
+    assert mine.equals(theirs)
+
+
+def _section(text: str, game: str) -> str:
+    start = text.index(f'<section id="game-{game}"')
+    return text[start:text.index("</section>", start)]
+
+
+def test_report_takes_a_rules_game(tmp_path, capsys):
+    """`report` on a store with a rules game charts it; with `--rules FILE` (its rules say its
+    positions are partitions) it draws its grids as it does the bespoke game's."""
+    rules = str(EXAMPLES / "king_rules.py")
+    store = tmp_path / "st"
+    code, _, err = cli(capsys, "run", "--rules", rules, "--games", "king_rules,king", "--max-n", "7",
+                       "--out", str(store), "--quiet")
+    assert code == 0, err
+    unregister("king_rules")  # a later command knows the game only from --rules
+    try:
+        code, _, err = cli(capsys, "report", "--results", str(store), "--out", str(tmp_path / "a.html"))
+        assert code == 0, err
+        text = (tmp_path / "a.html").read_text()
+        assert 'data-chart="king_rules"' in text
+        assert "Families of the theorems" not in _section(text, "king_rules")
+        assert "Families of the theorems" in _section(text, "king")
+        code, _, err = cli(capsys, "report", "--rules", rules, "--results", str(store),
+                           "--out", str(tmp_path / "b.html"))
+        assert code == 0, err
+        text = (tmp_path / "b.html").read_text()
+        mine, theirs = _section(text, "king_rules"), _section(text, "king")
+        figures = re.compile(r"<figcaption>([^<]*)</figcaption>")
+        assert figures.findall(mine) == figures.findall(theirs) != []
+    finally:
+        unregister("king_rules")
 
 
 def _write(tmp_path: Path, name: str, body: str) -> str:

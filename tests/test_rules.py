@@ -356,7 +356,10 @@ def welter_moves(lam):
         if k == len(lam):
             yield ()
             return
-        for v in range(min(lam[k], cap), -1, -1):
+        # μ_k < λ_{k+1} − 1 would leave the 2×2 square of rows k, k+1 and columns μ_k, μ_k + 1
+        # in λ/μ (μ_{k+1} <= μ_k): only those μ are skipped, and the check below still runs
+        low = max(0, lam[k + 1] - 1) if k + 1 < len(lam) else 0
+        for v in range(min(lam[k], cap), low - 1, -1):
             for rest in inside(k + 1, v) if v else [()]:
                 yield (v, *rest)
 
@@ -405,7 +408,8 @@ def _compare_with_reference(name, moves, max_n):
 
 
 def test_welter_equals_its_reference():
-    _compare_with_reference("welter", welter_moves, 10)
+    """Every column of every partition of n <= 14, as for chomp."""
+    _compare_with_reference("welter", welter_moves, 14)
 
 
 def test_chomp_equals_its_reference():

@@ -259,6 +259,7 @@ def _report_parser(sub: argparse._SubParsersAction) -> None:
     o = sub.add_parser("report", help="one self-contained HTML file on a store: tables, charts, diagrams")
     o.add_argument("--results", default="results", help="results directory (default results/)")
     o.add_argument("--out", default=None, help="HTML file (default RESULTS/report.html)")
+    _rules_option(o)  # a rules game's grids are drawn when its rules say its positions are partitions
     _n_range(o)
 
 
@@ -660,6 +661,7 @@ def _report(args: argparse.Namespace) -> int:
     """``partgames report``: the HTML report of a store."""
     from pipeline.report import write_report
 
+    _load_rules(args)
     out = Path(args.out) if args.out else Path(args.results) / "report.html"
     writable_file(out, "--out")
     seconds, size = write_report(args.results, out, min_n=args.min_n, max_n=args.max_n,

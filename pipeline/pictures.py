@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 
 from pipeline.errors import UsageError
-from pipeline.schema import BOARD_GAMES
 
 if TYPE_CHECKING:  # matplotlib and DuckDB load when a figure is drawn or a store read
     import duckdb
@@ -73,29 +72,22 @@ def check_partition(parts: Iterable[int]) -> tuple[int, ...]:
 
 
 def board_game_id(game: str) -> str:
-    """The id of a board game (its view name): a built-in id as it is, a user moveset in its
-    canonical ``moves_…`` form. Slow SetNim positions are stacks, not cells: refused.
+    """The id (its view name) of a game whose values fill a diagram box by box
+    (:attr:`pipeline.games.base.Game.diagram_positions`): a built-in id as it is, a user moveset
+    in its canonical ``moves_…`` form. Any other game (Slow SetNim's positions are stacks) is
+    refused with what the game says its positions are.
 
     >>> board_game_id("king")
     'king'
     >>> board_game_id("{(1,3),(3,1)}")
     'moves_1.3_3.1'
     """
-    if game in BOARD_GAMES:
-        return game
-    from pipeline.games import get_game  # numba: only for ids that need parsing
-    from pipeline.schema import BOARD_SCHEMA
+    from pipeline.games import get_game  # numba: the game says what it offers
 
     parsed = get_game(game)
-    state = getattr(getattr(parsed, "rules", None), "state", 0)
-    if state:  # a box's value would be that of a sub-partition with some state: none is given
-        raise UsageError(f"{game}: its positions carry {state} integers after the parts (STATE), "
-                         "so the boxes of a diagram are not its positions: draw takes games whose "
-                         "positions are partitions")
-    if parsed.schema != BOARD_SCHEMA:
-        what = ("d-dimensional diagrams" if parsed.game_id.startswith("lctr_d") else "stacks")
-        raise UsageError(f"{game} is not a board game: its positions are {what}, not cells of a "
-                         "partition's diagram")
+    if not parsed.diagram_positions:
+        raise UsageError(f"{game} is not a board game: its positions are {parsed.positions_are}, "
+                         "not cells of a partition's diagram")
     return parsed.game_id
 
 

@@ -33,6 +33,7 @@ from pipeline.schema import (
     SLOWNIM_SCHEMA,
     STATE_SCHEMA,
     SUMMARY_SCHEMA,
+    record_kind,
     summary_row,
 )
 from pipeline.storage import Store, StoreError, literal_path
@@ -494,7 +495,7 @@ def _uncomputed_views(con: duckdb.DuckDBPyConnection, games: list[str],
             con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(LCTR_D_SCHEMA, game)}")
     for a, b in PAIRED_GAMES:
         con.execute(f"CREATE VIEW {a}_{b} AS {pair_sql(a, b, shards, in_place=not small)}")
-    sn = [g for g in games if g.startswith("sn")]
+    sn = slownim_games(con, games)
     if sn:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in sn)
         con.execute(f"CREATE VIEW slownim AS {union}")
@@ -502,11 +503,29 @@ def _uncomputed_views(con: duckdb.DuckDBPyConnection, games: list[str],
         con.execute(f"CREATE VIEW slownim AS {_empty_select(SLOWNIM_SCHEMA, 'sn')}")
 
 
+def record_kinds(con: duckdb.DuckDBPyConnection, games: list[str]) -> dict[str, str]:
+    """The kind of records (:func:`pipeline.schema.record_kind`) each of these games' views
+    holds, told by the view's columns, which are those of the records the game wrote (its
+    ``Game.schema``): the store says what each game is, with no game module loaded."""
+    if not games:
+        return {}
+    rows = con.execute("SELECT table_name, list(column_name) FROM duckdb_columns() "
+                       "WHERE schema_name = 'main' AND table_name IN (SELECT unnest(?)) GROUP BY table_name",
+                       [list(games)]).fetchall()
+    return {name: record_kind(columns) for name, columns in rows}
+
+
+def slownim_games(con: duckdb.DuckDBPyConnection, games: list[str]) -> list[str]:
+    """Those of ``games`` whose records are Slow SetNim's (the members of the ``slownim`` view)."""
+    kinds = record_kinds(con, games)
+    return [g for g in games if kinds.get(g) == "slownim"]
+
+
 def _records_view(con: duckdb.DuckDBPyConnection, games: list[str]) -> None:
     """The view ``records``: every game's records (by column name), or an empty view."""
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in games)
-        if all(g.startswith("lctr_d") for g in games):
+        if set(record_kinds(con, games).values()) == {"lctr_d"}:
             # d-dimensional LCTR's records lack the partition features (pipeline.schema
             # LCTR_D_FIELDS): NULL columns of the board schema keep `records` readable by the
             # statements that name them
@@ -630,13 +649,11 @@ def _materialize(con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
                           f"the views (`partgames check --deep` and `partgames run --repair`)")
         bad_jobs = {p.rsplit("/", 1)[0] for p in paths if p not in readable}
         keep = [p for p in paths if p.rsplit("/", 1)[0] not in bad_jobs]  # whole (game, n) only
-        if not keep:
-            from pipeline.rules import state_of
+        if not keep:  # no file tells the records' columns: the game does, if this process knows it
+            from pipeline.games import known_game
 
-            schema = (SLOWNIM_SCHEMA if game.startswith("sn") else
-                      LCTR_D_SCHEMA if game.startswith("lctr_d") else
-                      STATE_SCHEMA if state_of(game) else BOARD_SCHEMA)
-            return _empty_select(schema, game)
+            known = known_game(game)
+            return _empty_select(known.schema if known is not None else BOARD_SCHEMA, game)
         con.execute(f"CREATE TEMP TABLE {table} AS {read_files_sql(keep, game)}")
     return f"SELECT * FROM {table}"
 

@@ -92,7 +92,8 @@ def build_report(results: str | Path, min_n: int | None = None, max_n: int | Non
     witnesses = {key: r["first"] for key, r in regions.items()}
     for (game, _, _), parts in witnesses.items():
         drawings.want(game, parts)
-    families = {g: family_partitions(held_prefix(stored[g])) for g in games if _is_board(g)}
+    drawn = diagram_games(games)
+    families = {g: family_partitions(held_prefix(stored[g])) for g in games if g in drawn}
     for g, named in families.items():
         for _, parts in named:
             drawings.want(g, parts)
@@ -118,12 +119,23 @@ def build_report(results: str | Path, min_n: int | None = None, max_n: int | Non
     return env.get_template(TEMPLATE).render(
         results=str(results), store=store_rows(con), per_n_source=per_n.source,
         verify=verify, games=sections, class1=CLASS1, class2=CLASS2,
-        board_games=[g for g in games if _is_board(g)], generated=time.strftime("%Y-%m-%d %H:%M UTC",
-                                                                                 time.gmtime()))
+        board_games=[g for g in games if g in drawn], generated=time.strftime("%Y-%m-%d %H:%M UTC",
+                                                                               time.gmtime()))
 
 
-def _is_board(game: str) -> bool:
-    return not game.startswith("sn")
+def diagram_games(games: Iterable[str]) -> set[str]:
+    """Those of ``games`` whose values the report draws on diagrams: the games that say their
+    positions are partitions with a box's sub-partition among them
+    (:attr:`pipeline.games.base.Game.diagram_positions`). A game this process does not know (a
+    rules game whose rules were not given: ``report --rules FILE``) is charted, not drawn."""
+    from pipeline.games import known_game  # the game says what it offers
+
+    out = set()
+    for g in games:
+        game = known_game(g)
+        if game is not None and game.diagram_positions:
+            out.add(g)
+    return out
 
 
 def _order(stored: dict[str, set[int]]) -> list[str]:
@@ -255,7 +267,7 @@ def verify_rows(con: duckdb.DuckDBPyConnection, results: Path) -> dict:
         drawn = []
         for ex in examples[:DRAWN_PER_STATEMENT]:
             game = _game_of(con, st, ex) if isinstance(ex, dict) else None
-            if game and _is_board(game) and isinstance(ex.get("parts"), list) and ex["parts"]:
+            if game and game in diagram_games([game]) and isinstance(ex.get("parts"), list) and ex["parts"]:
                 drawn.append({"game": game, "parts": ex["parts"]})
         rows.append({
             "id": st.id, "source": st.header["source"], "kind": st.kind,

@@ -213,14 +213,13 @@ def register(rules: Rules, replace: bool = False) -> None:
     already gives a game (a board game, ``sn…``, ``moves_…``, ``lctr_d<d>``) or another rules'
     is refused (``replace``: other rules of the id are replaced, as on a cluster worker, which
     serves one run after another)."""
-    from pipeline.schema import BOARD_GAMES, NR_GAMES
+    from pipeline.games import reserved_id  # the registry says which ids its families hold
 
     gid = rules.game_id
     if not _ID.fullmatch(gid):
         raise RulesError(f"rules game id {gid!r}: lower-case letters, digits and _, starting "
                          "with a letter")
-    if (gid in BOARD_GAMES + NR_GAMES or gid.startswith(("sn", "moves_"))
-            or re.fullmatch(r"lctr_d[0-9]+", gid)):
+    if reserved_id(gid):
         raise RulesError(f"rules game id {gid!r}: partgames has a game of that id (or claims "
                          "ids starting with sn and moves_, and lctr_d<d>); choose another")
     with _LOCK:
@@ -276,12 +275,11 @@ def declare_views(game_ids: Iterable[str]) -> None:
     """Give each of these game ids (rules game ids, no others) a SQL view, empty while the store
     has no record of it: the games that statements beside a rules file read, so that a statement
     about a game not run is ``no data``, not an error."""
-    from pipeline.schema import BOARD_GAMES
+    from pipeline.games import reserved_id  # the built-in families' ids have views of their own
 
     with _LOCK:
-        _VIEWS.update(g for g in game_ids if _ID.fullmatch(g) and g not in BOARD_GAMES
-                      and not g.startswith(("sn", "moves_")) and g not in ("records", "slownim", "jobs",
-                                                                            "summaries"))
+        _VIEWS.update(g for g in game_ids if _ID.fullmatch(g) and not reserved_id(g)
+                      and g not in ("records", "slownim", "jobs", "summaries"))
 
 
 def state_of(game_id: str) -> int:

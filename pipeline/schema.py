@@ -104,6 +104,30 @@ LCTR_D_SCHEMA = pa.schema(LCTR_D_FIELDS)
 
 FLAG_NAMES = ("domestic", "tame", "pet", "miserable", "forced", "returnable")
 
+#: The kinds of record a game writes (``Game.record_kind``), each with its schema: a partition's
+#: (the board games, the non-repetitive games, rules games), a partition's with the ``state``
+#: column (rules games with ``STATE``), Slow SetNim's (the ``slownim`` view unites these) and
+#: d-dimensional LCTR's.
+RECORD_KINDS: dict[str, pa.Schema] = {"partition": BOARD_SCHEMA, "state": STATE_SCHEMA,
+                                      "slownim": SLOWNIM_SCHEMA, "lctr_d": LCTR_D_SCHEMA}
+
+
+def record_kind(columns: Any) -> str:
+    """The kind (:data:`RECORD_KINDS`) of records with these columns (names, or a schema): told
+    by the columns that only one kind has, so that a store's views (whose columns add ``game``)
+    tell it too.
+
+    >>> record_kind(SLOWNIM_SCHEMA), record_kind(["n", "parts", "state", "game"])
+    ('slownim', 'state')
+    """
+    names = set(columns.names if isinstance(columns, pa.Schema) else columns)
+    if {"stacks", "moves"} <= names:
+        return "slownim"
+    if "dims" in names:
+        return "lctr_d"
+    return "state" if "state" in names else "partition"
+
+
 #: The columns whose minimum and maximum a (game, n)'s summary keeps (:mod:`pipeline.summaries`),
 #: in this order.
 SUMMARY_MEASURES = ("nodes", "leaves", "states", "height")

@@ -45,6 +45,7 @@ from pipeline.query import (
     queries_dir,
     quote_name,
     read_files_sql,
+    slownim_games,
     stored_n,
     view_files,
 )
@@ -1295,7 +1296,7 @@ def games_read(con: duckdb.DuckDBPyConnection, st: Statement, games: set[str]) -
     if "records" in names:
         out |= games
     if "slownim" in names:
-        out |= {g for g in games if g.startswith("sn")}
+        out |= set(slownim_games(con, sorted(games)))  # the games whose records are Slow SetNim's
     return out
 
 
@@ -1357,7 +1358,7 @@ def restricted_views(con: duckdb.DuckDBPyConnection, st: Statement) -> dict[str,
 
     where = {g: f" WHERE {cond(g)}" for g in cut_games}
     # jobs too, so that the macro stored(game, n) (which reads it) agrees with the views cut
-    for view, members in (("records", games), ("slownim", {g for g in games if g.startswith("sn")}),
+    for view, members in (("records", games), ("slownim", set(slownim_games(con, sorted(games)))),
                           ("jobs", games)):
         cut = sorted(g for g in members & cut_games)
         if cut:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from pipeline.games.base import Game, GameError
 from pipeline.games.moveset import BUILTIN, Moveset, MovesetError, MovesetGame
-from pipeline.schema import BOARD_GAMES, NR_GAMES
+from pipeline.schema import BOARD_GAMES
 
 if tuple(BUILTIN) != BOARD_GAMES:  # one list of the board games, checked where both are seen
     raise ImportError(f"moveset.BUILTIN {tuple(BUILTIN)} is not schema.BOARD_GAMES {BOARD_GAMES}")
@@ -31,13 +31,19 @@ MAX_N = 150
 
 @dataclass(frozen=True)
 class GameFamily:
-    """A game family in the registry: the ids it claims (a regular expression matched against
+    """A game family in the registry: the ids it parses (a regular expression matched against
     the whole id) and how it makes a game of one; ``parse`` raises a ``ValueError`` naming what
-    is wrong with an id it claims."""
+    is wrong with an id it claims. ``reserved``: the ids no game given by its rules may take
+    (``ids`` when None; the moveset family parses every id but reserves its own only)."""
 
     name: str
     ids: re.Pattern[str]
     parse: Callable[[str], Game]
+    reserved: re.Pattern[str] | None = None
+
+    def reserves(self, game_id: str) -> bool:
+        """Whether this family has (or claims) a game of this id."""
+        return bool((self.reserved or self.ids).fullmatch(game_id))
 
 
 def _slownim(game_id: str) -> Game:
@@ -78,11 +84,22 @@ def _moveset(game_id: str) -> Game:
 #: other id). The moveset family matches every id, so it stays last: a family listed after it is
 #: never reached.
 GAME_FAMILIES: list[GameFamily] = [
-    GameFamily("slownim", re.compile(r"sn.*"), _slownim),
+    GameFamily("slownim", re.compile(r"sn.*"), _slownim, re.compile(r"sn.*", re.DOTALL)),
     GameFamily("nonrepetitive", re.compile(r"lctr_nr|downright_nr"), _nonrepetitive),
     GameFamily("lctr_d", _LCTR_D_IDS, _lctr_d),
-    GameFamily("moveset", re.compile(r".*", re.DOTALL), _moveset),
+    GameFamily("moveset", re.compile(r".*", re.DOTALL), _moveset,
+               re.compile("|".join(BOARD_GAMES) + r"|moves_.*", re.DOTALL)),
 ]
+
+
+def reserved_id(game_id: str) -> bool:
+    """Whether a built-in family has or claims the id (a board game, ``sn…``, ``moves_…``,
+    ``lctr_d<d>``, the non-repetitive games): one that no game given by its rules may take.
+
+    >>> reserved_id("sn5_4"), reserved_id("moves_1.2"), reserved_id("lctr_dual"), reserved_id("welter")
+    (True, True, False, False)
+    """
+    return any(family.reserves(game_id) for family in GAME_FAMILIES)
 
 
 def get_game(game_id: str) -> Game:
@@ -91,8 +108,7 @@ def get_game(game_id: str) -> Game:
     text = game_id.strip()
     if not text.isascii():  # int() reads other scripts' digits (٣): one spelling per game
         raise GameError(f"game id {text!r}: not ASCII (digits 0-9, e.g. moves_1.3_3.1)")
-    if (text not in BOARD_GAMES + NR_GAMES and not text.startswith(("sn", "moves_"))
-            and not _LCTR_D_IDS.fullmatch(text)):  # lctr_d<d> (an id such as lctr_dual may be rules)
+    if not reserved_id(text):  # lctr_d<d> is reserved, an id such as lctr_dual may be rules
         # A game given by its rules (--rules FILE, or a package's partgames.games entry point).
         from pipeline.rules import RulesError, find_rules
 
@@ -115,4 +131,15 @@ def get_game(game_id: str) -> Game:
     raise GameError(f"unknown game {text!r}")
 
 
-__all__ = ["BOARD_GAMES", "GAME_FAMILIES", "MAX_N", "GameFamily", "Game", "GameError", "get_game"]
+def known_game(game_id: str) -> Game | None:
+    """The game of an id, as :func:`get_game` gives it, or None when this process knows no game
+    of that id (a store's rules game whose rules were not given): what code that holds a store's
+    game ids asks what each game offers."""
+    try:
+        return get_game(game_id)
+    except GameError:
+        return None
+
+
+__all__ = ["BOARD_GAMES", "GAME_FAMILIES", "MAX_N", "GameFamily", "Game", "GameError", "get_game",
+           "known_game", "reserved_id"]

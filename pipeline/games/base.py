@@ -8,20 +8,32 @@ Every family subclasses :class:`Game`: it must give what a run cannot do without
 schema, the positions of n, shards and their solving), and may override the optional
 capabilities, whose defaults here say "not offered" (no record order shared with other games,
 no fields of its own in a commit record, no partner, no per-shard record counts, no state kept
-across totals).
+across totals, positions that are not partitions drawn as diagrams, no moveset).
+
+What a game offers is asked of the game, never read off its id: the commands that draw a
+diagram or solve one partition (``draw``, ``solve``, ``--family``, ``--partitions``, the
+report's grids) ask :attr:`Game.diagram_positions` and :attr:`Game.moveset`, the SQL views ask
+:attr:`Game.record_kind` (a store's records tell it too: :func:`pipeline.schema.record_kind`).
 
 >>> Game.record_order is None and not Game.commit_fields and Game.partner_in(Game(), []) is None
 True
+>>> Game.diagram_positions, Game.moveset
+(False, None)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
 from pipeline.errors import PartgamesError
+from pipeline.schema import record_kind
+
+if TYPE_CHECKING:  # the moveset module compiles kernels: imported by the games that have one
+    from pipeline.games.moveset import Moveset
 
 
 class GameError(PartgamesError, ValueError):
@@ -48,6 +60,28 @@ class Game:
     #: fields every game writes (a family run: its ``selection``, docs/families.md). A plan
     #: staged with other fields is not resumed. Nothing by default.
     commit_fields: Mapping[str, str] = MappingProxyType({})
+    #: Its start positions are partitions λ (docs/definitions.md §1) and the game started at the
+    #: sub-partition λ[i,j] of any box is one of its positions, so that its values fill a Young
+    #: diagram box by box: ``draw`` and the report's grids take it, and so do the commands that
+    #: solve chosen partitions (``solve``, ``run --family``/``--partitions``) when it has a
+    #: single-partition solver (a :attr:`moveset`, or rules). False by default.
+    diagram_positions: bool = False
+    #: What its positions are, as a command that refuses the game names them ("stacks",
+    #: "d-dimensional diagrams"): set by every game whose :attr:`diagram_positions` is False.
+    positions_are: str = "not partitions"
+    #: The family's name as messages say it ("Slow SetNim", "d-dimensional LCTR").
+    family: str = "a game family"
+    #: The moveset (steps, rays, exits: docs/definitions.md §2.2) of a moveset game (LCTR,
+    #: Downright, the chess pieces, a user's moveset), which the single-partition solver
+    #: (:mod:`pipeline.games.single_partition`) takes; None for a game without one.
+    moveset: Moveset | None = None
+
+    @property
+    def record_kind(self) -> str:
+        """The kind of its records (:data:`pipeline.schema.RECORD_KINDS`), from its
+        :attr:`schema`: ``slownim`` records are in the ``slownim`` view, a game of ``state`` or
+        ``lctr_d`` records has those columns in its view even before its first record."""
+        return record_kind(self.schema)
 
     def positions(self, n: int) -> int:
         """Number of start positions (records) of total n."""

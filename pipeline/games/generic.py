@@ -784,6 +784,14 @@ class GenericGame(Game):
         self.schema = STATE_SCHEMA if rules.state else BOARD_SCHEMA
         self.table_limit = _table_limit if table_limit is None else table_limit
         self.record_order = "partitions" if rules.starts is None else None
+        #: A position with no state is a partition, and so is a box's sub-partition: the rules
+        #: solve any partition (:meth:`solve_table`); with state, a box's position would need
+        #: state no diagram gives.
+        self.diagram_positions = not rules.state
+        self.positions_are = (f"partitions followed by {rules.state} integers (STATE = "
+                              f"{rules.state}), so the boxes of a diagram are not its positions"
+                              if rules.state else "partitions")
+        self.family = "the games given by their rules"
         self.commit_fields = {"rules": rules.label} if rules.label else {}
         if rules.state:  # verify says no consistency statement checks such records
             self.commit_fields["rules_state"] = str(rules.state)

@@ -470,9 +470,12 @@ def diagonal_counts(n, d):  # pragma: no cover - compiled
 
 
 class LctrDGame(Game):
-    """``lctr_d<d>``: d-dimensional LCTR on every d-dimensional partition of n."""
+    """``lctr_d<d>``: d-dimensional LCTR on every d-dimensional partition of n (its positions
+    are d-dimensional diagrams, not cells of a Young diagram; :attr:`record_kind` ``lctr_d``)."""
 
     parallel = False  # consecutive shards of an n resume one walk
+    positions_are = "d-dimensional diagrams"
+    family = "d-dimensional LCTR"
 
     def __init__(self, d: int) -> None:
         self.d = d

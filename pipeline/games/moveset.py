@@ -541,11 +541,17 @@ def solve_moveset(
 
 class MovesetGame(PartitionWalkGame):
     """A moveset game as the runner sees it (see :class:`pipeline.games.base.Game`; its shards
-    are every board game's, :class:`pipeline.games.walk.PartitionWalkGame`)."""
+    are every board game's, :class:`pipeline.games.walk.PartitionWalkGame`). A piece's position
+    is a cell's sub-partition: its values fill a diagram box by box (:attr:`diagram_positions`),
+    and the single-partition solver takes its :attr:`moveset`."""
+
+    diagram_positions = True
+    positions_are = "partitions"
+    family = "the moveset games"
 
     def __init__(self, moveset: Moveset):
         super().__init__()
-        self.moveset = moveset
+        self.moveset: Moveset = moveset
         self.game_id = moveset.game_id
         self.schema = BOARD_SCHEMA
         # Steps go to the kernel as a tuple of pairs: numba compiles one kernel per number of

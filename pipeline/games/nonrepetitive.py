@@ -361,7 +361,13 @@ def solve_nonrepetitive(n, prefix_values, prefix_offsets, exits, reach, features
 
 class NonRepetitiveGame(PartitionWalkGame):
     """``lctr_nr`` or ``downright_nr`` as the runner sees it (see :class:`pipeline.games.base.Game`;
-    its shards are the board games', :class:`pipeline.games.walk.PartitionWalkGame`)."""
+    its shards are the board games', :class:`pipeline.games.walk.PartitionWalkGame`). Its
+    positions are partitions, a box's the sub-partition below and right of it (the values of a
+    diagram, :attr:`diagram_positions`), with no moveset the single-partition solver takes."""
+
+    diagram_positions = True
+    positions_are = "partitions"
+    family = "the non-repetitive games"
 
     def __init__(self, game_id: str):
         if game_id not in NR_GAMES:

@@ -148,6 +148,11 @@ class SelectionGame(Game):
             self._steps, self._rays, self._exits, self.game_id = moveset_of(game_id)
         self.selection = selection
         self.schema = game.schema if self._generic is not None else BOARD_SCHEMA
+        # its members are partitions of the game's, with the game's moveset (if any)
+        self.diagram_positions = game.diagram_positions
+        self.positions_are = game.positions_are
+        self.family = game.family
+        self.moveset = game.moveset
         #: The games of one selection solve the same members in the same order (shared columns).
         self.record_order = "selection " + selection.label
         self.commit_fields = {"selection": selection.label}

@@ -515,16 +515,16 @@ def parse_partition(text: str, what: str = "partition") -> tuple[int, ...]:
 
 
 def moveset_of(game_id: str) -> tuple[np.ndarray, np.ndarray, bool, str]:
-    """(steps, rays, exits, canonical id) of a board game or user moveset id; Slow SetNim and
-    unknown ids are refused with one line."""
+    """(steps, rays, exits, canonical id) of a game with a moveset
+    (:attr:`pipeline.games.base.Game.moveset`: a board game, a user moveset); a game without
+    one (Slow SetNim, d-dimensional LCTR) and unknown ids are refused with one line."""
     from pipeline.games import get_game  # the registry imports the game modules
 
     game = get_game(game_id)
-    moveset = getattr(game, "moveset", None)
+    moveset = game.moveset
     if moveset is None:
-        other = "d-dimensional LCTR" if game.game_id.startswith("lctr_d") else "Slow SetNim"
         raise SolveError(f"{game.game_id}: the single-partition solver takes the board games and "
-                         f"user movesets, not {other}")
+                         f"user movesets, not {game.family}")
     steps = np.array(moveset.steps, dtype=np.int64).reshape(-1, 2)
     rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
     return steps, rays, bool(moveset.exits), game.game_id

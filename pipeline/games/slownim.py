@@ -537,10 +537,14 @@ def forget_solved() -> None:
 
 
 class SlowNimGame(Game):
-    """SN(s, A) as the runner sees it (see :class:`pipeline.games.base.Game`)."""
+    """SN(s, A) as the runner sees it (see :class:`pipeline.games.base.Game`). Its positions
+    are stacks (a multiset of heights, written as a partition), not cells of a diagram; its
+    records have Slow SetNim's columns (:attr:`record_kind` ``slownim``)."""
 
     parallel = False
     schema = SLOWNIM_SCHEMA
+    positions_are = "stacks"
+    family = "Slow SetNim"
 
     def __init__(self, stacks: int, moves: tuple[int, ...]):
         self.stacks = stacks

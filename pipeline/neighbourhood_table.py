@@ -202,64 +202,90 @@ def neighbourhood_table(own: pa.Table, keys: pa.Table, neighbours: dict[str, tup
     ordinal and each neighbour's key, n non-decreasing, one run of consecutive ordinals per n),
     and holds a row for every record of ``own``.
     """
-    from pipeline.games.features import gather, keys_by_n, rows_at  # numba: only here
+    gathering = _Gathering(keys, _positions(keys, own), neighbours, types)
+    for m in gathering.reached():  # each n' read once, for every neighbour that reaches it
+        gathering.gather_from(m, arrays)
+    return gathering.table(own)
 
-    pos = _positions(keys, own)
-    size = len(own)
-    gathered: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    lists: dict[str, _Lists] = {}
-    buckets = {}
-    for p, cols in neighbours.items():
-        k = keys.column(f"{p}_key").to_numpy()[pos]
-        buckets[p] = k, *keys_by_n(k)
-        gathered[f"{p}_key"] = k, np.ones(size, bool)
-        for c in cols:
-            if c in LIST_COLUMNS:
-                lists[f"{p}_{c}"] = _Lists(types[c])
-            else:
-                gathered[f"{p}_{c}"] = np.zeros(size, types[c].to_pandas_dtype()), np.zeros(size, bool)
-    reached: set[int] = set()
-    for p, (_, order, starts) in buckets.items():
-        empty = order[starts[0]:starts[1]]  # the key of () names the terminal position
-        for c in neighbours[p]:
-            if c in LIST_COLUMNS:
-                lists[f"{p}_{c}"].empty(empty)
-                continue
-            values, present = gathered[f"{p}_{c}"]
-            values[empty] = _empty_value(c)
-            present[empty] = True
-        reached.update(int(m) for m in np.flatnonzero(np.diff(starts)[1:]) + 1)
-    for m in sorted(reached):  # each n' read once, for every neighbour that reaches it
+
+class _Gathering:
+    """The neighbours' columns of a pass's records as they are gathered: per neighbour its keys
+    bucketed by the n they name (:func:`pipeline.games.features.keys_by_n`), and per column its
+    values and whether each is present, the terminal position's filled in at the start."""
+
+    def __init__(self, keys: pa.Table, pos: np.ndarray, neighbours: dict[str, tuple[str, ...]],
+                 types: dict[str, pa.DataType]) -> None:
+        from pipeline.games.features import keys_by_n  # numba: only here
+
+        self.neighbours, self.types, self.size = neighbours, types, len(pos)
+        self.gathered: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.lists: dict[str, _Lists] = {}
+        self.buckets = {}
+        for p, cols in neighbours.items():
+            k = keys.column(f"{p}_key").to_numpy()[pos]
+            self.buckets[p] = k, *keys_by_n(k)
+            self.gathered[f"{p}_key"] = k, np.ones(self.size, bool)
+            for c in cols:
+                if c in LIST_COLUMNS:
+                    self.lists[f"{p}_{c}"] = _Lists(types[c])
+                else:
+                    self.gathered[f"{p}_{c}"] = (np.zeros(self.size, types[c].to_pandas_dtype()),
+                                                 np.zeros(self.size, bool))
+        for p, (_, order, starts) in self.buckets.items():
+            empty = order[starts[0]:starts[1]]  # the key of () names the terminal position
+            for c in neighbours[p]:
+                if c in LIST_COLUMNS:
+                    self.lists[f"{p}_{c}"].empty(empty)
+                    continue
+                values, present = self.gathered[f"{p}_{c}"]
+                values[empty] = _empty_value(c)
+                present[empty] = True
+
+    def reached(self) -> list[int]:
+        """The n' > 0 some neighbour's key names, increasing."""
+        found: set[int] = set()
+        for _, _, starts in self.buckets.values():
+            found.update(int(m) for m in np.flatnonzero(np.diff(starts)[1:]) + 1)
+        return sorted(found)
+
+    def gather_from(self, m: int, arrays: RecordArrays) -> None:
+        """The columns of the neighbours in ``m``, read once from ``arrays`` for all of them
+        (left NULL where the store holds no record of ``m``)."""
+        from pipeline.games.features import gather, rows_at  # numba: only here
+
         # per neighbour with columns and keys in m: the rows of the pass and the ordinals in m
         here = {}
-        for p, (k, order, starts) in buckets.items():
-            if neighbours[p] and m + 1 < len(starts) and starts[m + 1] > starts[m]:
+        for p, (k, order, starts) in self.buckets.items():
+            if self.neighbours[p] and m + 1 < len(starts) and starts[m + 1] > starts[m]:
                 at = order[starts[m]:starts[m + 1]]
                 here[p] = at, k[at] & ORDINAL_MASK
         if not here:
-            continue
-        wanted = sorted({c for p in here for c in neighbours[p]}, key=COLUMNS.index)
+            return
+        wanted = sorted({c for p in here for c in self.neighbours[p]}, key=COLUMNS.index)
         read = arrays.read(m, wanted, [ordinal for _, ordinal in here.values()])
         if read is None:
-            continue  # no record of m: its neighbours' columns stay NULL
+            return
         for p, (at, ordinal) in here.items():
             rows = rows_at(ordinal, read.run_first, read.run_row, read.run_length)
-            for c in neighbours[p]:
+            for c in self.neighbours[p]:
                 if c in LIST_COLUMNS:
-                    lists[f"{p}_{c}"].take(at, rows, read.values[c][0])
+                    self.lists[f"{p}_{c}"].take(at, rows, read.values[c][0])
                 else:
-                    gather(*gathered[f"{p}_{c}"], at, rows, *read.values[c])
-    out = own
-    for p, cols in neighbours.items():
-        for name in (f"{p}_key", *(f"{p}_{c}" for c in cols)):
-            if name in lists:
-                out = out.append_column(name, lists[name].column(size))
-                continue
-            values, present = gathered[name]
-            kind = pa.int64() if name.endswith("_key") else types[name.split("_", 1)[1]]
-            mask = None if present.all() else ~present
-            out = out.append_column(name, pa.array(values, type=kind, mask=mask))
-    return out
+                    gather(*self.gathered[f"{p}_{c}"], at, rows, *read.values[c])
+
+    def table(self, own: pa.Table) -> pa.Table:
+        """``own`` with each neighbour's key and gathered columns appended."""
+        out = own
+        for p, cols in self.neighbours.items():
+            for name in (f"{p}_key", *(f"{p}_{c}" for c in cols)):
+                if name in self.lists:
+                    out = out.append_column(name, self.lists[name].column(self.size))
+                    continue
+                values, present = self.gathered[name]
+                kind = pa.int64() if name.endswith("_key") else self.types[name.split("_", 1)[1]]
+                mask = None if present.all() else ~present
+                out = out.append_column(name, pa.array(values, type=kind, mask=mask))
+        return out
 
 
 class _Lists:

@@ -557,7 +557,8 @@ class _FusedCounting:
         bar = self.progress.bar(f"neighbourhoods: {len({st.id for sts, _ in nb.values() for st in sts})} "
                                 "statements", total) if self.progress and nb else None
         files = record_files(con, list(nb))
-        size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
+        share = PASS_MEMORY_SHARE - (READ_CACHE_SHARE if gather else 0.0)
+        size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values(), share))
         # Each pass's neighbourhood rows are gathered by position (pipeline/neighbourhood_table.py);
         # ``gather`` False joins them (neighbourhood_sql), the reference the tests hold them to.
         # Whole n' read once are kept between passes (ReadCache) in memory lent by DuckDB: its
@@ -872,11 +873,12 @@ PASS_MEMORY_SHARE = 0.4
 READ_CACHE_SHARE = 0.15
 
 
-def pass_records(con: duckdb.DuckDBPyConnection, used: object) -> int:
+def pass_records(con: duckdb.DuckDBPyConnection, used: object, share: float = PASS_MEMORY_SHARE) -> int:
     """The records a pass of the neighbourhoods may hold: its joins' hash tables hold, per
     record, each neighbour's key and columns (``used``: per game, neighbour → columns), and
-    together they take at most :data:`PASS_MEMORY_SHARE` of DuckDB's memory limit (the joins
-    of one pass probe at once, so their tables cannot spill while it runs)."""
+    together they take at most ``share`` of DuckDB's memory limit (the joins of one pass probe
+    at once, so their tables cannot spill while it runs; a gathered pass's table is about as
+    wide, and the whole n' the passes keep take :data:`READ_CACHE_SHARE` of that share)."""
     width = 9 * 8  # the pass's key table: n, ordinal and seven keys
     joined: dict[str, set[str]] = {}
     for neighbours in used:
@@ -886,7 +888,7 @@ def pass_records(con: duckdb.DuckDBPyConnection, used: object) -> int:
         width += 24 + sum(64 if c in ("parts", "conjugate") else 8 if c in ("nodes", "leaves", "states")
                           else 2 for c in columns)
     limit = _memory_limit(con)
-    return max(100_000, int(PASS_MEMORY_SHARE * limit / width)) if limit else NEIGHBOURHOOD_RECORDS
+    return max(100_000, int(share * limit / width)) if limit else NEIGHBOURHOOD_RECORDS
 
 
 def _memory_limit(con: duckdb.DuckDBPyConnection) -> int | None:

@@ -67,72 +67,21 @@ class Columns(NamedTuple):
     run_length: np.ndarray
 
 
-def columns_bytes(read: Columns) -> int:
-    """The bytes the arrays of ``read`` hold (an array two columns share counted once)."""
-    arrays = {id(a): a for pair in read.values.values() for a in pair}
-    arrays.update((id(a), a) for a in (read.run_first, read.run_row, read.run_length))
-    return sum(a.nbytes for a in arrays.values())
-
-
-class ReadCache:
-    """The records of whole n kept between the passes of one ``verify``, in at most ``budget``
-    bytes.
-
-    A pass over part of an n reads, from each smaller n', the files its neighbours' keys fall
-    in, and the next pass reads most of them again: at n <= 70 LCTR's passes read 15 times the
-    records below them. An n' kept whole is read once. Every later pass reads every n' below it,
-    so a byte kept saves as much re-reading wherever it is spent: the n' are kept as they come
-    (smallest first, the cheapest to read whole) until the budget is spent, and never evicted."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget, self.used = budget, 0
-        self.held: dict[tuple[int, int], Columns] = {}
-
-    def get(self, owner: object, m: int) -> Columns | None:
-        return self.held.get((id(owner), m))
-
-    def admits(self, nbytes: int) -> bool:
-        return self.used + nbytes <= self.budget
-
-    def put(self, owner: object, m: int, read: Columns) -> None:
-        self.held[id(owner), m] = read
-        self.used += columns_bytes(read)
-
-
 class RecordArrays:
     """A game's records of one n at a time (:class:`Columns`).
 
     ``source(m, ordinals)``: a query over the game's records that holds every record of n = m
     at ``ordinals`` (a list of integer arrays; the files they fall in, or the view), or None
-    where the store holds none. ``sizes[m]`` is p(m), the number of ordinals of m. With a
-    ``cache``, an n is read whole with ``every`` column its passes read while the cache has
-    room for it, and kept there."""
+    where the store holds none. ``sizes[m]`` is p(m), the number of ordinals of m."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection,
-                 source: Callable[[int, list[np.ndarray]], str | None], sizes: list[int],
-                 cache: ReadCache | None = None, every: tuple[str, ...] = ()) -> None:
+                 source: Callable[[int, list[np.ndarray]], str | None], sizes: list[int]) -> None:
         self.con, self.source, self.sizes = con, source, sizes
-        self.cache, self.every = cache, list(every)
-        self.column_bytes = 16.0  # a record's bytes per column, as the reads so far found them
 
     def read(self, m: int, columns: list[str], ordinals: list[np.ndarray]) -> Columns | None:
         """The columns of the records of ``m`` at ``ordinals`` at least, or None where the store
         holds no record of ``m``. A record at an ordinal outside 0 … p(m) − 1 is damage, not
         data, and raises."""
-        if self.cache is None or not set(columns) <= set(self.every):
-            return self._read(m, columns, ordinals)
-        held = self.cache.get(self, m)
-        if held is not None:
-            return held
-        size = int(self.sizes[m])
-        if not self.cache.admits(int(size * len(self.every) * self.column_bytes)):
-            return self._read(m, columns, ordinals)
-        whole = self._read(m, self.every, [np.arange(size, dtype=np.int64)])
-        if whole is not None and self.cache.admits(columns_bytes(whole)):
-            self.cache.put(self, m, whole)
-        return whole
-
-    def _read(self, m: int, columns: list[str], ordinals: list[np.ndarray]) -> Columns | None:
         query = self.source(m, ordinals)
         if query is None:
             return None
@@ -147,12 +96,8 @@ class RecordArrays:
             raise ValueError(f"a record of n = {m} at ordinal {int(at.max())}, past p({m}) = {size}")
         values: dict[str, tuple] = {}
         everywhere = np.ones(len(at), bool)
-        # Each column leaves the table once converted (its DuckDB batches freed), so that a read
-        # holds one copy of the records at a time, not two.
-        table = table.drop_columns(["ordinal"])
         for c in columns:
             col = table.column(c)
-            table = table.drop_columns([c])
             if c in LIST_COLUMNS:  # gathered by Arrow's take (lists of any length)
                 values[c] = col.combine_chunks(), pc.is_valid(col).to_numpy(zero_copy_only=False)
             elif col.null_count:
@@ -178,10 +123,7 @@ class RecordArrays:
                              else (_at_ordinals(v, at, size), _at_ordinals(present, at, size)))
             run_first, run_row, run_length = (np.zeros(1, np.int64), np.zeros(1, np.int64),
                                               np.array([size], np.int64))
-        read = Columns(values, run_first, run_row, run_length)
-        if len(at):
-            self.column_bytes = columns_bytes(read) / len(at) / len(columns)
-        return read
+        return Columns(values, run_first, run_row, run_length)
 
 
 def _at_ordinals(values: np.ndarray, at: np.ndarray, size: int) -> np.ndarray:

@@ -29,10 +29,9 @@ from pathlib import Path
 import duckdb
 
 from pipeline.errors import PartgamesError
-from pipeline.neighbourhood import COLUMNS, neighbourhood_sql, neighbours_read
+from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
 from pipeline.neighbourhood_table import (
     LIST_COLUMNS,
-    ReadCache,
     RecordArrays,
     neighbourhood_table,
     own_columns,
@@ -557,16 +556,10 @@ class _FusedCounting:
         bar = self.progress.bar(f"neighbourhoods: {len({st.id for sts, _ in nb.values() for st in sts})} "
                                 "statements", total) if self.progress and nb else None
         files = record_files(con, list(nb))
-        share = PASS_MEMORY_SHARE - (READ_CACHE_SHARE if gather else 0.0)
-        size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values(), share))
+        size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
         # Each pass's neighbourhood rows are gathered by position (pipeline/neighbourhood_table.py);
         # ``gather`` False joins them (neighbourhood_sql), the reference the tests hold them to.
-        # Whole n' read once are kept between passes (ReadCache) in memory lent by DuckDB: its
-        # limit is lowered by the cache's budget while the passes run, which need little of it
-        # (they count over tables gathered in this process).
-        limit = _memory_limit(con)
-        cache = ReadCache(int(READ_CACHE_SHARE * limit) if limit and gather and nb else 0)
-        gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game], cache)
+        gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game])
                    for game, (sts, _) in nb.items()} if gather else {}
 
         def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
@@ -595,25 +588,9 @@ class _FusedCounting:
                 finally:  # the pass's own keys again, for the games after this one
                     con.register(NEIGHBOUR_KEYS, keys)
 
-        with _memory_lent(con, cache.budget):
-            _count_passes(con, nb, key_pieces(per_n, size), count_pass, self.out, bar)
+        _count_passes(con, nb, key_pieces(per_n, size), count_pass, self.out, bar)
         if bar is not None:
             bar.close()
-
-
-@contextmanager
-def _memory_lent(con: duckdb.DuckDBPyConnection, nbytes: int) -> Iterator[None]:
-    """DuckDB's memory limit lowered by ``nbytes`` while the block runs (the memory this process
-    holds meanwhile), then as it was."""
-    if nbytes <= 0:
-        yield
-        return
-    (before,), = con.execute("SELECT current_setting('memory_limit')").fetchall()
-    con.execute(f"SET memory_limit = '{max(1, _memory_limit(con) - nbytes) // (1 << 20)}MiB'")
-    try:
-        yield
-    finally:
-        con.execute(f"SET memory_limit = '{before}'")
 
 
 def _count_passes(con: duckdb.DuckDBPyConnection, nb: dict, passes: list, count_pass: Callable,
@@ -868,17 +845,13 @@ def split_pieces(pieces: list[tuple[int, int, int]]) -> list[list[tuple[int, int
 
 #: The share of DuckDB's memory limit a pass's join hash tables may take (:func:`pass_records`).
 PASS_MEMORY_SHARE = 0.4
-#: The share of DuckDB's memory limit lent, while the neighbourhood passes run, to the records of
-#: whole n they keep between passes (:class:`pipeline.neighbourhood_table.ReadCache`).
-READ_CACHE_SHARE = 0.15
 
 
-def pass_records(con: duckdb.DuckDBPyConnection, used: object, share: float = PASS_MEMORY_SHARE) -> int:
+def pass_records(con: duckdb.DuckDBPyConnection, used: object) -> int:
     """The records a pass of the neighbourhoods may hold: its joins' hash tables hold, per
     record, each neighbour's key and columns (``used``: per game, neighbour → columns), and
-    together they take at most ``share`` of DuckDB's memory limit (the joins of one pass probe
-    at once, so their tables cannot spill while it runs; a gathered pass's table is about as
-    wide, and the whole n' the passes keep take :data:`READ_CACHE_SHARE` of that share)."""
+    together they take at most :data:`PASS_MEMORY_SHARE` of DuckDB's memory limit (the joins
+    of one pass probe at once, so their tables cannot spill while it runs)."""
     width = 9 * 8  # the pass's key table: n, ordinal and seven keys
     joined: dict[str, set[str]] = {}
     for neighbours in used:
@@ -888,7 +861,7 @@ def pass_records(con: duckdb.DuckDBPyConnection, used: object, share: float = PA
         width += 24 + sum(64 if c in ("parts", "conjugate") else 8 if c in ("nodes", "leaves", "states")
                           else 2 for c in columns)
     limit = _memory_limit(con)
-    return max(100_000, int(share * limit / width)) if limit else NEIGHBOURHOOD_RECORDS
+    return max(100_000, int(PASS_MEMORY_SHARE * limit / width)) if limit else NEIGHBOURHOOD_RECORDS
 
 
 def _memory_limit(con: duckdb.DuckDBPyConnection) -> int | None:
@@ -993,8 +966,7 @@ class NeighbourhoodGather:
     their types, the source of the records of each n."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, game: str, files: RecordFiles | None,
-                 sts: list[Statement], neighbours: dict[str, tuple[str, ...]],
-                 cache: ReadCache | None = None) -> None:
+                 sts: list[Statement], neighbours: dict[str, tuple[str, ...]]) -> None:
         from pipeline.games.features import KEY_MAX_N, completion_counts  # numba: only here
 
         self.con, self.game, self.files, self.neighbours = con, game, files, neighbours
@@ -1005,8 +977,7 @@ class NeighbourhoodGather:
         self.types = {c: schema.field(c).type for c in schema.names}
         table = completion_counts(KEY_MAX_N)
         sizes = [int(table[m, m + 1]) for m in range(KEY_MAX_N + 1)]
-        every = tuple(sorted({c for cs in neighbours.values() for c in cs}, key=COLUMNS.index))
-        self.arrays = RecordArrays(con, self.source, sizes, cache, every)
+        self.arrays = RecordArrays(con, self.source, sizes)
 
     def source(self, m: int, ordinals: list[object]) -> str | None:
         """A query that holds the records of n = ``m`` at ``ordinals`` (integer arrays): those

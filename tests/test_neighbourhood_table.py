@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pipeline.games.features import gather, rows_at
-from pipeline.neighbourhood_table import ReadCache, RecordArrays
+from pipeline.neighbourhood_table import RecordArrays
 
 SIZES = [1, 1, 2, 3, 5, 7, 11]  # p(0) … p(6)
 
@@ -68,26 +68,3 @@ def test_a_record_past_p_n_is_damage() -> None:
 
 def test_an_n_without_records_reads_nothing() -> None:
     assert arrays_of([(3, 0, 1)]).read(5, ["sg"], [np.arange(7)]) is None
-
-
-def test_a_cached_n_is_read_once_and_the_budget_holds() -> None:
-    """With a cache, the first read of an n reads it whole (every column the passes read) and
-    keeps it; the next reads of it read nothing and find the same values. An n that does not fit
-    the budget is read by every pass and not kept."""
-    rows = [(6, o, 100 + o) for o in range(11)] + [(5, o, 50 + o) for o in range(7)]
-    arrays = arrays_of(rows)
-    sources: list[int] = []
-    plain = arrays.source
-
-    def counted(m: int, ordinals: list[np.ndarray]) -> str | None:
-        sources.append(m)
-        return plain(m, ordinals)
-
-    arrays.source = counted
-    # a record's sg (2 bytes) and its presence (1), and 24 bytes of runs: 45 bytes for n = 5
-    arrays.cache, arrays.every, arrays.column_bytes = ReadCache(80), ["sg"], 3
-    assert values_at(arrays, 5, [3]) == [53]
-    assert values_at(arrays, 5, [0, 6, 1]) == [50, 56, 51]
-    assert sources == [5] and arrays.cache.used == 45 and [m for _, m in arrays.cache.held] == [5]
-    assert values_at(arrays, 6, [10]) == [110] and values_at(arrays, 6, [2]) == [102]
-    assert sources == [5, 6, 6] and [m for _, m in arrays.cache.held] == [5]  # 6 did not fit

@@ -231,3 +231,64 @@ def test_planted_value_is_reported(small_store: Path, plant, verify_ids, game, p
         if parts in (ex.get("parts"), ex.get("reduced_parts"))
     ]
     assert shown, {i: results[i]["examples"] for i in expected}
+
+
+# The games of the open problems' conjectures (docs/open-problems.md), none of them in the small
+# store: SN(n, {n−2}) (Open Problem 1), SN(n, {n−2, n}) (Open Problem 2), SN(n, {1..n−1}) and
+# SN(n, {1..n−2}) (Open Problem 4).
+OPEN_PROBLEM_GAMES = {
+    "slownim.open-problem1-k-n-2": ("sn5_3", "sn6_4"),
+    "slownim.open-problem2-k-n-2": ("sn4_2-4", "sn5_3-5"),
+    "slownim.open-problem4-k-n-1": ("sn3_1-2", "sn4_1-2-3"),
+    "slownim.open-problem4-k-n-2": ("sn4_1-2", "sn5_1-2-3"),
+}
+
+
+@pytest.fixture(scope="module")
+def open_problem_store(tmp_path_factory: pytest.TempPathFactory, compiled_kernels: None) -> Path:
+    """The open problems' games for every N <= 14."""
+    from pipeline.runner import run
+
+    root = tmp_path_factory.mktemp("open") / "results"
+    games = sorted({g for gs in OPEN_PROBLEM_GAMES.values() for g in gs})
+    run(games, max_n=14, out=str(root), jobs=1, progress=False)
+    return root
+
+
+def test_open_problem_conjectures_hold_on_their_games(open_problem_store: Path, verify_ids) -> None:
+    """Each conjecture found by `search pset_classes` holds on every record of its domain in its
+    games' records of N <= 14, and reads records of each of them."""
+    results = verify_ids(open_problem_store, list(OPEN_PROBLEM_GAMES))
+    con = connect(open_problem_store)
+    for statement_id, games in OPEN_PROBLEM_GAMES.items():
+        r = results[statement_id]
+        assert r["status"] == "holds" and r["rows"] > 0, r
+        for game in games:  # every game of the statement has records in its domain
+            (k,), = con.execute(f"SELECT count(*) FROM ({_domain_records(statement_id)}) "
+                                f"WHERE game = '{game}'").fetchall()
+            assert k > 0, (statement_id, game)
+
+
+def _domain_records(statement_id: str) -> str:
+    """The records of a statement's domain (its header's ``domain``, one row per record, with
+    the game, parts and sg of each)."""
+    (st,) = load_catalogue(select=[statement_id])
+    domain = st.header["domain"]
+    assert domain.startswith("SELECT n FROM slownim WHERE "), domain
+    return domain.replace("SELECT n FROM", "SELECT game, n, parts, sg FROM", 1)
+
+
+@pytest.mark.parametrize("statement_id", sorted(OPEN_PROBLEM_GAMES))
+def test_a_flipped_p_position_fails_its_conjecture(open_problem_store: Path, plant, verify_ids,
+                                                   statement_id: str) -> None:
+    """A record of the conjecture's domain whose P-ness is flipped (sg 0 made 1, or the other way)
+    is a counterexample of that conjecture and of none of the other three."""
+    game = OPEN_PROBLEM_GAMES[statement_id][-1]
+    con = connect(open_problem_store)
+    parts, sg = con.execute(f"SELECT parts, sg FROM ({_domain_records(statement_id)}) "
+                            f"WHERE game = '{game}' ORDER BY n DESC, parts LIMIT 1").fetchall()[0]
+    planted = plant(open_problem_store, game, list(parts), sg=1 if sg == 0 else 0)
+    results = verify_ids(planted, list(OPEN_PROBLEM_GAMES))
+    failing_now = {i for i, r in results.items() if r["status"] == "fails"}
+    assert statement_id in failing_now, results[statement_id]
+    assert failing_now <= {statement_id}, failing_now

@@ -358,11 +358,18 @@ def _examples(con: duckdb.DuckDBPyConnection, query: str) -> tuple[int, list[dic
     return count, rows
 
 
+#: Records per query of the shared scan and per chunk of subject n of a follower statement: the
+#: progress bar moves at each chunk, and a chunk's join holds the records of its n and below.
+CHUNK_RECORDS = 20_000_000
+
+
 def run_statement(con: duckdb.DuckDBPyConnection, st: Statement, fused: Counts | None = None,
-                  progress: Progress | None = None) -> Result:
+                  progress: Progress | None = None, chunk_records: int = CHUNK_RECORDS) -> Result:
     """Run one statement: its domain, its counterexamples and (an erratum) its printed form.
     ``fused``: its counts from the shared scan of its games (:func:`fused_counts`), so that only
-    its examples (if it has counterexamples) and witnesses are read here."""
+    its examples (if it has counterexamples) and witnesses are read here. ``chunk_records``: a
+    follower statement restricted by ``verify_subject(n)`` runs in chunks of subject n of at
+    most this many records (:func:`subject_chunks`)."""
     start = time.perf_counter()
     if fused is not None:
         result = _fused_result(con, st, fused)
@@ -370,9 +377,9 @@ def run_statement(con: duckdb.DuckDBPyConnection, st: Statement, fused: Counts |
         return result
     if progress is not None and progress.enabled:
         with progress.polling(con, st.id, _records_read(con, st)):
-            result = _run_statement(con, st)
+            result = _run_statement(con, st, chunk_records)
     else:
-        result = _run_statement(con, st)
+        result = _run_statement(con, st, chunk_records)
     result.seconds = time.perf_counter() - start
     return result
 
@@ -402,10 +409,6 @@ class Counts:
         if printed is not None:
             self.printed = (self.printed or 0) + printed
 
-
-#: Records per query of the shared scan and per chunk of subject n of a follower statement: the
-#: progress bar moves at each chunk, and a chunk's join holds the records of its n and below.
-CHUNK_RECORDS = 20_000_000
 
 
 def _job_records(con: duckdb.DuckDBPyConnection) -> dict[str, dict[int, int]]:
@@ -1133,7 +1136,7 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement,
     h = st.header
     try:
         cut = restricted_views(con, st)
-        chunks = _subject_chunks(con, st, cut, chunk_records)
+        chunks = subject_chunks(con, st, cut, chunk_records)
         if chunks is None:
             rows, unexamined, lo, hi = _domain_counts(con, h["domain"], cut)
             total = sum(_domain_counts(con, h["domain"], {})[:2]) if cut else rows + unexamined
@@ -1162,7 +1165,7 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement,
 SUBJECT_MACRO = "verify_subject("
 
 
-def _subject_chunks(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, str],
+def subject_chunks(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, str],
                     chunk_records: int) -> list[tuple[int, int]] | None:
     """The chunks of subject n of a follower statement that restricts its subjects with the
     macro ``verify_subject(n)`` (queries/FORMAT.md): consecutive ranges of n of at most

@@ -154,16 +154,16 @@ def test_follower_statement_runs_n_by_n(small_store: Path, tmp_path: Path, monke
     (tmp_path / "s.sql").write_text(SUBJECT)
     st = parse_statement(tmp_path / "s.sql")
     con = connect(small_store)
-    whole = verify_module._run_statement(con, st, chunk_records=10**12).as_dict()
+    whole = verify_module.run_statement(con, st, chunk_records=10**12).as_dict()
     chunks: list[tuple[int, int]] = []
-    original = verify_module._subject_chunks
+    original = verify_module.subject_chunks
 
     def spy(*args):
         chunks.extend(original(*args) or [])
         return original(*args)
 
-    monkeypatch.setattr(verify_module, "_subject_chunks", spy)
-    chunked = verify_module._run_statement(con, st, chunk_records=100).as_dict()
+    monkeypatch.setattr(verify_module, "subject_chunks", spy)
+    chunked = verify_module.run_statement(con, st, chunk_records=100).as_dict()
     assert len(chunks) == 5 and chunks[-1] == (14, 14)
     assert {k: chunked.get(k) for k in KEYS} == {k: whole.get(k) for k in KEYS}
     assert chunked["examples"] == whole["examples"] and whole["counterexamples"] > 100

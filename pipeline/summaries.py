@@ -87,56 +87,46 @@ def _witness(values, offsets, i, witnesses, kept):  # pragma: no cover - compile
     return kept + 1 if kept < size else kept
 
 
-@numba.njit(cache=True, nogil=True)
-def _extremes(column, values, offsets, low_at, high_at):  # pragma: no cover - compiled
-    """The minimum and the maximum of ``column`` over its values ≥ 0 (negative marks NULL), in
-    one pass: for each, (found, extreme, count, the number of witnesses: the records of up to
-    ``witnesses.shape[0]`` partitions attaining it in reverse lexicographic order, into
-    ``low_at`` / ``high_at``, has_next, next value inward).
+def _spread_table() -> np.ndarray:
+    """Byte x → the 64-bit word whose byte i is bit i of x (eight records' flag bits, one byte
+    each)."""
+    table = np.zeros(256, np.uint64)
+    for x in range(256):
+        table[x] = sum(((x >> i) & 1) << (8 * i) for i in range(8))
+    return table
 
-    ``column``: int values, one per record; ``values``/``offsets``: the ``parts`` column's
-    flattened values and offsets (record i's parts are values[offsets[i]:offsets[i + 1]]).
-    """
-    found = False
-    low = high = np.int64(0)
-    low_count = high_count = np.int64(0)
-    low_kept = high_kept = 0
-    low_has_next = high_has_next = False
-    low_next = high_next = np.int64(0)
-    for i in range(column.shape[0]):
-        v = np.int64(column[i])
-        if v < 0:
-            continue
-        if not found:
-            found, low, high = True, v, v
-        # the maximum's side
-        if v > high:
-            high_has_next, high_next = True, high
-            high, high_count, high_kept = v, np.int64(0), 0
-        if v == high:
-            high_count += 1
-            high_kept = _witness(values, offsets, i, high_at, high_kept)
-        elif not high_has_next or v > high_next:
-            high_has_next, high_next = True, v
-        # the minimum's side
-        if v < low:
-            low_has_next, low_next = True, low
-            low, low_count, low_kept = v, np.int64(0), 0
-        if v == low:
-            low_count += 1
-            low_kept = _witness(values, offsets, i, low_at, low_kept)
-        elif not low_has_next or v < low_next:
-            low_has_next, low_next = True, v
-    return (found, low, low_count, low_kept, low_has_next, low_next,
-            high, high_count, high_kept, high_has_next, high_next)
+
+_SPREAD = _spread_table()
 
 
 @numba.njit(cache=True, nogil=True)
-def _pairs_and_regions(sg, sgm, bits, bit_offsets, values, offsets):  # pragma: no cover - compiled
+def _flag_masks(bits, bit_offsets, records, spread):  # pragma: no cover - compiled
+    """Each record's flag mask (bit f: flag f), eight records at a time.
+
+    ``bits``: the six flag columns' Arrow bitmaps, one row each (least significant bit first)
+    with a spare byte at the end; record i of flag f is bit ``bit_offsets[f] + i`` of row f;
+    ``spread``: :data:`_SPREAD`. The masks array has room for a last partial byte's records."""
+    masks = np.empty(records + 8, np.uint8)
+    for j in range((records + 7) // 8):
+        word = np.uint64(0)
+        for f in range(6):
+            shift = bit_offsets[f]
+            byte = ((np.int64(bits[f, j]) >> shift) | (np.int64(bits[f, j + 1]) << (8 - shift))) & 0xFF
+            word |= spread[byte] << np.uint64(f)
+        for r in range(8):
+            masks[8 * j + r] = np.uint8((word >> np.uint64(8 * r)) & np.uint64(0xFF))
+    return masks
+
+
+@numba.njit(cache=True, nogil=True)
+def _pairs_and_regions(sg, sgm, masks, largest, values, offsets):  # pragma: no cover - compiled
     """Counts of every (sg, sg_misere) pair (a dense matrix) and of every flag mask (64), with
-    each mask's lexicographically smallest record (-1: none). ``bits``: the six flag columns'
-    Arrow bitmaps (one row each, least significant bit first), record i of flag f at bit
-    ``bit_offsets[f] + i`` of row f."""
+    each mask's lexicographically smallest record (-1: none).
+
+    ``masks``: each record's flag mask (:func:`_flag_masks`); ``largest``: each record's
+    largest part (its ``parts``' first value, read from the column of that name, not through
+    the offsets: a load from the parts of every record costs several times this whole pass);
+    ``values``/``offsets``: the ``parts`` column's flattened values and offsets."""
     top_sg = 0
     top_sgm = 0
     for i in range(sg.shape[0]):
@@ -145,24 +135,59 @@ def _pairs_and_regions(sg, sgm, bits, bit_offsets, values, offsets):  # pragma: 
     pairs = np.zeros((top_sg + 1, top_sgm + 1), np.int64)
     regions = np.zeros(64, np.int64)
     first = np.full(64, -1, np.int64)
+    # the largest part of each mask's first record: most records differ from it there, so the
+    # whole partitions are compared on ties only
+    first_largest = np.full(64, np.int64(1) << 62, np.int64)
     for i in range(sg.shape[0]):
         pairs[sg[i], sgm[i]] += 1
-        mask = 0
-        for f in range(6):
-            b = bit_offsets[f] + i
-            if (bits[f, b >> 3] >> (b & 7)) & 1:
-                mask |= 1 << f
+        mask = masks[i]
         regions[mask] += 1
-        j = first[mask]
-        if j < 0:
-            first[mask] = i
-            continue
-        # most records differ from the mask's first one in their largest part: compared here
-        # before the whole partitions (a record's parts are never empty, n >= 1)
-        a, b = values[offsets[i]], values[offsets[j]]
-        if a < b or (a == b and _lex_cmp(values, offsets, i, j) < 0):
-            first[mask] = i
+        a = np.int64(largest[i])
+        if a <= first_largest[mask]:
+            if a < first_largest[mask] or _lex_cmp(values, offsets, i, first[mask]) < 0:
+                first[mask] = i
+                first_largest[mask] = a
     return pairs, regions, first
+
+
+@numba.njit(cache=True, nogil=True)
+def _extremes(column, values, offsets, low_at, high_at):  # pragma: no cover - compiled
+    """The minimum and the maximum of ``column`` over its values ≥ 0 (negative marks NULL): for
+    each, (found, extreme, count, the number of witnesses: the records of up to
+    ``witnesses.shape[0]`` partitions attaining it in reverse lexicographic order, into
+    ``low_at`` / ``high_at``, has_next, next value inward).
+
+    ``column``: int values, one per record; ``values``/``offsets``: the ``parts`` column's
+    flattened values and offsets (record i's parts are values[offsets[i]:offsets[i + 1]]).
+    The extremes and the next values are found in two passes without a branch (numba
+    vectorises them), the counts and witnesses in a third whose branch is rarely taken.
+    """
+    big = np.int64(1) << 62
+    low, high = big, np.int64(-1)
+    for i in range(column.shape[0]):
+        v = np.int64(column[i])
+        high = max(high, v)
+        low = min(low, v if v >= 0 else big)
+    if high < 0:
+        return (False, np.int64(0), np.int64(0), 0, False, np.int64(0),
+                np.int64(0), np.int64(0), 0, False, np.int64(0))
+    low_next, high_next = big, np.int64(-1)
+    for i in range(column.shape[0]):
+        v = np.int64(column[i])
+        high_next = max(high_next, v if v < high else np.int64(-1))
+        low_next = min(low_next, v if v > low else big)
+    low_count = high_count = np.int64(0)
+    low_kept = high_kept = 0
+    for i in range(column.shape[0]):
+        v = np.int64(column[i])
+        if v == high:
+            high_count += 1
+            high_kept = _witness(values, offsets, i, high_at, high_kept)
+        if v == low:
+            low_count += 1
+            low_kept = _witness(values, offsets, i, low_at, low_kept)
+    return (True, low, low_count, low_kept, low_next != big, low_next,
+            high, high_count, high_kept, high_next >= 0, high_next)
 
 
 def _numpy(column: pa.ChunkedArray | pa.Array, null: int | None = None) -> np.ndarray:
@@ -173,6 +198,15 @@ def _numpy(column: pa.ChunkedArray | pa.Array, null: int | None = None) -> np.nd
     if null is not None and column.null_count:
         column = pc.fill_null(column, null)
     return column.to_numpy()
+
+
+def _largest_parts(table: pa.Table, values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Each record's first part: the ``largest`` column where the schema has one (a partition's
+    λ1, a d-dimensional diagram's height at the origin: ``parts``' first value either way,
+    docs/records.md), else read through the offsets."""
+    if "largest" in table.column_names:
+        return _numpy(table.column("largest"))
+    return values[offsets[:-1]]
 
 
 def summarize_table(table: pa.Table) -> dict[str, Any]:
@@ -191,25 +225,29 @@ def summarize_table(table: pa.Table) -> dict[str, Any]:
     sg = _numpy(table.column("sg"))
     sgm = _numpy(table.column("sg_misere"))
     columns = {m: _numpy(table.column(m), null=-1) for m in MEASURES}
-    overflow = int(np.count_nonzero((columns["nodes"] < 0) | (columns["leaves"] < 0))) if records else 0
+    # NULL marks an overflowing count (docs/definitions.md §4): absent from most tables, so
+    # counted only where Arrow's null counts say there is one
+    overflow = 0
+    if table.column("nodes").null_count or table.column("leaves").null_count:
+        overflow = int(np.count_nonzero((columns["nodes"] < 0) | (columns["leaves"] < 0)))
     # the flags' bitmaps as they are: unpacking six bool columns into bytes costs time a record
     # (docs/performance.md, "Measurements behind the code")
-    flag_arrays = []
-    for name in FLAG_NAMES:
-        column = table.column(name)
-        flag_arrays.append(column.combine_chunks() if column.num_chunks != 1 else column.chunk(0))
     bits = np.zeros((6, (records + 7) // 8 + 1), np.uint8)
     bit_offsets = np.zeros(6, np.int64)
-    for k, array in enumerate(flag_arrays):
+    for k, name in enumerate(FLAG_NAMES):
+        column = table.column(name)
+        array = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
         if array.null_count:
-            raise ValueError(f"{FLAG_NAMES[k]}: a NULL flag")
+            raise ValueError(f"{name}: a NULL flag")
         start = array.offset // 8  # the bitmap's bytes from the array's first record on
         bitmap = np.frombuffer(array.buffers()[1], np.uint8)[start:start + bits.shape[1]]
         bits[k, :bitmap.shape[0]] = bitmap
         bit_offsets[k] = array.offset % 8
     summary: dict[str, Any] = {"records": records, "overflow": overflow}
     if records:
-        pairs, regions, first = _pairs_and_regions(sg, sgm, bits, bit_offsets, values, offsets)
+        masks = _flag_masks(bits, bit_offsets, records, _SPREAD)
+        pairs, regions, first = _pairs_and_regions(sg, sgm, masks, _largest_parts(table, values, offsets),
+                                                   values, offsets)
     else:
         pairs, regions, first = np.zeros((0, 0), np.int64), np.zeros(64, np.int64), None
     summary["pairs"] = [[int(s), int(m), int(pairs[s, m])] for s, m in zip(*np.nonzero(pairs), strict=True)]

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pytest
 
 from pipeline import runner
@@ -334,3 +335,47 @@ def test_a_summaries_only_run_is_estimated_to_write_its_commit_records(tmp_path:
     shards = -(-p121 // runner.MAX_SHARD_RECORDS)
     assert everything == 2 * (int(p121 * runner.BOARD_RECORD_BYTES) + shards * runner.SHARD_FILE_BYTES
                               + runner.COMMIT_RECORD_BYTES)
+
+
+def _summary_by_python(rows: list[dict]) -> dict:
+    """The summary of records, straight from the module docstring's definitions."""
+    pairs: dict[tuple[int, int], int] = {}
+    regions: dict[int, list] = {}
+    for r in rows:
+        pairs[(r["sg"], r["sg_misere"])] = pairs.get((r["sg"], r["sg_misere"]), 0) + 1
+        mask = sum(1 << k for k, name in enumerate(FLAG_NAMES) if r[name])
+        region = regions.setdefault(mask, [mask, 0, r["parts"], r["sg"], r["sg_misere"]])
+        region[1] += 1
+        if r["parts"] < region[2]:
+            region[2:] = [r["parts"], r["sg"], r["sg_misere"]]
+    extremes = {}
+    for m in SUMMARY_MEASURES:
+        values = sorted({r[m] for r in rows if r[m] is not None})
+        entry = {}
+        for side, best, inward in (("min", values[0], values[1:2]), ("max", values[-1], values[-2:-1])):
+            at = sorted((r["parts"] for r in rows if r[m] == best), reverse=True)
+            entry.update({side: best, f"{side}_count": len(at), f"{side}_at": at[:20],
+                          f"{side}_next": inward[0] if inward else None})
+        extremes[m] = entry
+    return {"records": len(rows), "overflow": sum(r["nodes"] is None or r["leaves"] is None for r in rows),
+            "pairs": [[s, m, c] for (s, m), c in sorted(pairs.items())],
+            "regions": [regions[mask] for mask in sorted(regions)], "extremes": extremes}
+
+
+@pytest.mark.parametrize("game, n", [("king", 14), ("lctr", 15), ("sn4_3-4", 22)])
+def test_a_table_at_any_offset_or_in_chunks_is_summarised_as_its_records(game: str, n: int) -> None:
+    """The kernels read the flags' bitmaps at their bit offsets and the columns chunk by chunk:
+    a sliced table (every bit offset 0..7 and a few more) and a table of three chunks give the
+    summary of their records."""
+    from pipeline.games import get_game
+    from pipeline.summaries import summarize_table
+
+    table = get_game(game).solve_shard(n, 0, 10 ** 6)
+    assert table.num_rows > 100
+    for start in range(12):
+        piece = table.slice(start, table.num_rows - start - 3)
+        assert summarize_table(piece) == _summary_by_python(piece.to_pylist()), start
+    third = table.num_rows // 3
+    chunked = pa.concat_tables([table.slice(0, third), table.slice(third, third), table.slice(2 * third)])
+    assert chunked.column("sg").num_chunks == 3
+    assert summarize_table(chunked) == _summary_by_python(table.to_pylist())

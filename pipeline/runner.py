@@ -828,13 +828,12 @@ class CodeMismatch(PartgamesError):
 
 
 def _rules_sources(games: list[Game]) -> list[tuple[str, str]]:
-    """The files (name, text) of the run's rules games read from ``--rules`` files, for the
-    workers of a cluster run (an entry point's rules are installed there as here)."""
-    from pipeline.games.generic import GenericGame
-
+    """The files (name, text) of the run's rules games read from ``--rules`` files
+    (:attr:`pipeline.games.base.Game.rules_source`), for the workers of a cluster run (an entry
+    point's rules are installed there as here)."""
     out: list[tuple[str, str]] = []
     for game in games:
-        source = game.rules.source if isinstance(game, GenericGame) else None
+        source = game.rules_source
         if source is not None and source not in out:
             out.append(source)
     return out

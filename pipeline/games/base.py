@@ -8,17 +8,20 @@ Every family subclasses :class:`Game`: it must give what a run cannot do without
 schema, the positions of n, shards and their solving), and may override the optional
 capabilities, whose defaults here say "not offered" (no record order shared with other games,
 no fields of its own in a commit record, no partner, no per-shard record counts, no state kept
-across totals, positions that are not partitions drawn as diagrams, no moveset).
+across totals, positions that are not partitions drawn as diagrams, no moveset, no solver of
+chosen partitions, no rules file).
 
-What a game offers is asked of the game, never read off its id: the commands that draw a
-diagram or solve one partition (``draw``, ``solve``, ``--family``, ``--partitions``, the
-report's grids) ask :attr:`Game.diagram_positions` and :attr:`Game.moveset`, the SQL views ask
-:attr:`Game.record_kind` (a store's records tell it too: :func:`pipeline.schema.record_kind`).
+What a game offers is asked of the game, never read off its id or its class: the commands
+that draw a diagram or solve chosen partitions (``draw``, ``solve``, ``--family``,
+``--partitions``, the report's grids) ask :attr:`Game.diagram_positions` and
+:attr:`Game.solves_chosen`, a cluster run ships :attr:`Game.rules_source` to its workers, the
+SQL views ask :attr:`Game.record_kind` (a store's records tell it too:
+:func:`pipeline.schema.record_kind`).
 
 >>> Game.record_order is None and not Game.commit_fields and Game.partner_in(Game(), []) is None
 True
->>> Game.diagram_positions, Game.moveset
-(False, None)
+>>> Game.diagram_positions, Game.moveset, Game.solves_chosen, Game.rules_source
+(False, None, False, None)
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 
 from pipeline.errors import PartgamesError
@@ -63,8 +67,8 @@ class Game:
     #: Its start positions are partitions λ (docs/definitions.md §1) and the game started at the
     #: sub-partition λ[i,j] of any box is one of its positions, so that its values fill a Young
     #: diagram box by box: ``draw`` and the report's grids take it, and so do the commands that
-    #: solve chosen partitions (``solve``, ``run --family``/``--partitions``) when it has a
-    #: single-partition solver (a :attr:`moveset`, or rules). False by default.
+    #: solve chosen partitions (``solve``, ``run --family``/``--partitions``) when it solves
+    #: them (:attr:`solves_chosen`). False by default.
     diagram_positions: bool = False
     #: What its positions are, as a command that refuses the game names them ("stacks",
     #: "d-dimensional diagrams"): set by every game whose :attr:`diagram_positions` is False.
@@ -75,6 +79,15 @@ class Game:
     #: Downright, the chess pieces, a user's moveset), which the single-partition solver
     #: (:mod:`pipeline.games.single_partition`) takes; None for a game without one.
     moveset: Moveset | None = None
+    #: It solves any chosen start partitions of one n (:meth:`solve_chosen`), so that the
+    #: commands that solve chosen partitions (``solve``, ``draw``, ``run --family``/
+    #: ``--partitions``, the SQL function ``solve``) take it: the moveset games (by the
+    #: single-partition solver) and the games given by their rules (by the generic solver).
+    #: False by default.
+    solves_chosen: bool = False
+    #: The ``--rules`` file (name, text) the game's rules were read from, which a cluster run
+    #: ships to its workers (:attr:`pipeline.rules.Rules.source`); None for any other game.
+    rules_source: tuple[str, str] | None = None
 
     @property
     def record_kind(self) -> str:
@@ -116,6 +129,14 @@ class Game:
         """(This game's table, ``partner``'s) of one shard, each exactly its :meth:`solve_shard`;
         only for a ``partner`` from :meth:`partner_in`."""
         raise NotImplementedError(f"{self.game_id} solves no shard with a partner")
+
+    def solve_chosen(self, n: int, values: np.ndarray, offsets: np.ndarray,
+                     partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+        """The records (schema :attr:`schema`) of the game started at each partition
+        ``values[offsets[p]:offsets[p+1]]`` of n, in that order; only for a game whose
+        :attr:`solves_chosen` (``partition_columns``: those columns of these partitions, as
+        :meth:`solve_shard` takes them)."""
+        raise NotImplementedError(f"{self.game_id} solves no chosen partitions")
 
     def reserve(self, n: int) -> None:
         """Called before a thread solves a chain of shards whose largest total is n, so that a

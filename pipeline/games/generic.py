@@ -777,6 +777,8 @@ class GenericGame(Game):
     :data:`~pipeline.schema.PARTITION_COLUMNS` in a run), or the rules' own ``starts(n)``."""
 
     parallel = True
+    #: The rules solve any chosen partition (with ``STATE`` = k, followed by k zeros).
+    solves_chosen = True
 
     def __init__(self, rules: Rules, table_limit: int | None = None):
         self.rules = rules
@@ -785,9 +787,10 @@ class GenericGame(Game):
         self.table_limit = _table_limit if table_limit is None else table_limit
         self.record_order = "partitions" if rules.starts is None else None
         #: A position with no state is a partition, and so is a box's sub-partition: the rules
-        #: solve any partition (:meth:`solve_table`); with state, a box's position would need
+        #: solve any partition (:meth:`solve_chosen`); with state, a box's position would need
         #: state no diagram gives.
         self.diagram_positions = not rules.state
+        self.rules_source = rules.source
         self.positions_are = (f"partitions followed by {rules.state} integers (STATE = "
                               f"{rules.state}), so the boxes of a diagram are not its positions"
                               if rules.state else "partitions")
@@ -829,8 +832,8 @@ class GenericGame(Game):
             self._starts[n] = self.rules.start_arrays(n)
         return self._starts[n]
 
-    def solve_records(self, n: int, values: np.ndarray, offsets: np.ndarray,
-                      partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+    def solve_chosen(self, n: int, values: np.ndarray, offsets: np.ndarray,
+                     partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
         """The records of the partitions ``values[offsets[p]:offsets[p+1]]`` of n, in that order
         (with rules' ``STATE`` = k, each followed by k zeros: the default start)."""
         if self.rules.state:
@@ -843,7 +846,7 @@ class GenericGame(Game):
 
         if not partitions:
             return self.schema.empty_table()
-        return self.solve_records(*packed_partitions(partitions))
+        return self.solve_chosen(*packed_partitions(partitions))
 
     def shard_count(self, n: int, max_records: int) -> int:
         return len(self.plan(n, max_records))

@@ -543,9 +543,10 @@ class MovesetGame(PartitionWalkGame):
     """A moveset game as the runner sees it (see :class:`pipeline.games.base.Game`; its shards
     are every board game's, :class:`pipeline.games.walk.PartitionWalkGame`). A piece's position
     is a cell's sub-partition: its values fill a diagram box by box (:attr:`diagram_positions`),
-    and the single-partition solver takes its :attr:`moveset`."""
+    and the single-partition solver takes its :attr:`moveset` (:meth:`solve_chosen`)."""
 
     diagram_positions = True
+    solves_chosen = True
     positions_are = "partitions"
     family = "the moveset games"
 
@@ -595,6 +596,15 @@ class MovesetGame(PartitionWalkGame):
         check_shard(self.game_id, n, shard, got, spec.records,
                     "the kernel's table holds (lctr_downright.MAX_CLASSES)")
         return board_table(n, out, partition_columns)
+
+    def solve_chosen(self, n: int, values: np.ndarray, offsets: np.ndarray,
+                     partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+        """The records of the chosen partitions ``values[offsets[p]:offsets[p+1]]`` of n, each
+        solved on its own by the single-partition solver
+        (:func:`pipeline.games.single_partition.solve_moveset_partitions`)."""
+        from pipeline.games.single_partition import solve_moveset_partitions  # its own kernels
+
+        return solve_moveset_partitions(self.moveset, n, values, offsets, partition_columns)
 
     def partner_in(self, games: list) -> MovesetGame | None:
         """The game among ``games`` solved in one walk with this one

@@ -1,5 +1,6 @@
-"""A board game on chosen start partitions: a family run's or a partitions file's (``run
---family`` / ``--partitions``), solved by the single-partition solver.
+"""A game on chosen start partitions: a family run's or a partitions file's (``run
+--family`` / ``--partitions``), solved by the game (:attr:`pipeline.games.base.Game.solves_chosen`:
+the single-partition solver of a moveset game, the generic solver of a game given by its rules).
 
 An exhaustive run's (game, n) holds every partition of n; a selection's holds the members of n
 of the named families (:mod:`pipeline.families`), or the partitions of n listed in a file. Its
@@ -24,16 +25,7 @@ import pyarrow as pa
 from pipeline.errors import PartgamesError
 from pipeline.families import member_count, members
 from pipeline.games.base import Game
-from pipeline.games.columns import common_columns
-from pipeline.games.single_partition import (
-    SolveError,
-    moveset_of,
-    option_bound,
-    parse_partition,
-    solve_partitions,
-    zeroed_outputs,
-)
-from pipeline.schema import BOARD_SCHEMA
+from pipeline.games.single_partition import SolveError, chosen_solver, parse_partition
 
 #: Cells (Σ n over its records) of a shard, at most, besides the run's records per shard: a
 #: record of n takes about 4n bytes of parts and conjugate, so a shard of 2^22 cells about 17 MB.
@@ -129,30 +121,27 @@ def file_selection(path: str | Path) -> Selection:
 
 
 class SelectionGame(Game):
-    """A board game on a :class:`Selection`, as the runner sees a game
-    (:class:`pipeline.games.base.Game`). Its id is the board game's: a store holds its records
-    under ``game=<id>``, read by the same views."""
+    """A game that solves chosen partitions (:attr:`pipeline.games.base.Game.solves_chosen`: a
+    board game, a user moveset, a game given by its rules) on a :class:`Selection`, as the
+    runner sees a game (:class:`pipeline.games.base.Game`). Its id is the game's: a store holds
+    its records under ``game=<id>``, read by the same views."""
 
     parallel = True
 
     def __init__(self, game_id: str, selection: Selection):
-        from pipeline.games import get_game
-        from pipeline.games.generic import GenericGame
-
-        game = get_game(game_id)
-        #: A game given by its rules (pipeline.rules) is solved by the generic solver.
-        self._generic = game if isinstance(game, GenericGame) else None
-        if self._generic is not None:
-            self.game_id = game.game_id
-        else:
-            self._steps, self._rays, self._exits, self.game_id = moveset_of(game_id)
+        #: The game solves the members (:attr:`pipeline.games.base.Game.solves_chosen`).
+        game = chosen_solver(game_id)
+        self._game = game
+        self.game_id = game.game_id
         self.selection = selection
-        self.schema = game.schema if self._generic is not None else BOARD_SCHEMA
+        self.schema = game.schema
         # its members are partitions of the game's, with the game's moveset (if any)
         self.diagram_positions = game.diagram_positions
         self.positions_are = game.positions_are
         self.family = game.family
         self.moveset = game.moveset
+        self.solves_chosen = True
+        self.rules_source = game.rules_source
         #: The games of one selection solve the same members in the same order (shared columns).
         self.record_order = "selection " + selection.label
         self.commit_fields = {"selection": selection.label}
@@ -187,11 +176,8 @@ class SelectionGame(Game):
         values, offsets = self.selection.members(n)
         part_values = values[offsets[a]:offsets[b]]
         part_offsets = offsets[a:b + 1] - offsets[a]
-        if self._generic is not None:
-            return self._generic.solve_records(n, part_values, part_offsets, partition_columns)
-        firsts = part_values[part_offsets[:-1]]
-        rows = int(np.diff(part_offsets).max()) if b > a else 1
-        words = option_bound(rows, int(firsts.max()) if b > a else 1, self._steps, self._rays) // 64 + 1
-        out = zeroed_outputs(b - a, len(part_values), int(firsts.sum()))
-        solve_partitions(part_values, part_offsets, self._steps, self._rays, self._exits, words, out)
-        return pa.Table.from_arrays(common_columns(n, out, partition_columns), schema=BOARD_SCHEMA)
+        return self._game.solve_chosen(n, part_values, part_offsets, partition_columns)
+
+    def solve_chosen(self, n: int, values: np.ndarray, offsets: np.ndarray,
+                     partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+        return self._game.solve_chosen(n, values, offsets, partition_columns)

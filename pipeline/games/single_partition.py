@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -56,6 +57,10 @@ from pipeline.games.cgh import (
 from pipeline.games.columns import common_columns
 from pipeline.games.walk import KernelOutput, write_features
 from pipeline.schema import BOARD_SCHEMA
+
+if TYPE_CHECKING:  # for annotations only: the moveset module compiles kernels of its own
+    from pipeline.games.base import Game
+    from pipeline.games.moveset import Moveset
 
 #: Largest n: the ``n`` and ``parts`` columns are int16 (docs/definitions.md §6).
 MAX_N = 32767
@@ -514,6 +519,18 @@ def parse_partition(text: str, what: str = "partition") -> tuple[int, ...]:
     return check_partition([int(v) for v in re.split(r"[,\s]+", body)], what)
 
 
+def _refusal(game: Game) -> SolveError:
+    return SolveError(f"{game.game_id}: the single-partition solver takes the board games and "
+                      f"user movesets, not {game.family}")
+
+
+def _kernel_moves(moveset: Moveset) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(steps, rays, exits) of a moveset as :func:`solve_partitions` takes them."""
+    steps = np.array(moveset.steps, dtype=np.int64).reshape(-1, 2)
+    rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
+    return steps, rays, bool(moveset.exits)
+
+
 def moveset_of(game_id: str) -> tuple[np.ndarray, np.ndarray, bool, str]:
     """(steps, rays, exits, canonical id) of a game with a moveset
     (:attr:`pipeline.games.base.Game.moveset`: a board game, a user moveset); a game without
@@ -521,25 +538,27 @@ def moveset_of(game_id: str) -> tuple[np.ndarray, np.ndarray, bool, str]:
     from pipeline.games import get_game  # the registry imports the game modules
 
     game = get_game(game_id)
-    moveset = game.moveset
-    if moveset is None:
-        raise SolveError(f"{game.game_id}: the single-partition solver takes the board games and "
-                         f"user movesets, not {game.family}")
-    steps = np.array(moveset.steps, dtype=np.int64).reshape(-1, 2)
-    rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
-    return steps, rays, bool(moveset.exits), game.game_id
+    if game.moveset is None:
+        raise _refusal(game)
+    return (*_kernel_moves(game.moveset), game.game_id)
+
+
+def chosen_solver(game_id: str) -> Game:
+    """The game of ``game_id`` if it solves chosen start partitions
+    (:attr:`pipeline.games.base.Game.solves_chosen`: a board game, a user moveset, a game given
+    by its rules); any other game (Slow SetNim, d-dimensional LCTR) and unknown ids are refused
+    with one line."""
+    from pipeline.games import get_game  # the registry imports the game modules
+
+    game = get_game(game_id)
+    if not game.solves_chosen:
+        raise _refusal(game)
+    return game
 
 
 def canonical_id(game_id: str) -> str:
-    """The id of a game the single-partition solver takes (:func:`moveset_of`), or of a game
-    given by its rules (:mod:`pipeline.rules`, solved by :mod:`pipeline.games.generic`)."""
-    from pipeline.games import get_game
-    from pipeline.games.generic import GenericGame
-
-    game = get_game(game_id)
-    if isinstance(game, GenericGame):
-        return game.game_id
-    return moveset_of(game_id)[3]
+    """The id of a game that solves chosen start partitions (:func:`chosen_solver`)."""
+    return chosen_solver(game_id).game_id
 
 
 def option_bound(rows: int, largest: int, steps: np.ndarray, rays: np.ndarray) -> int:
@@ -573,28 +592,36 @@ def packed_partitions(lams: list[tuple[int, ...]]) -> tuple[int, np.ndarray, np.
     return n, values, offsets
 
 
+def solve_moveset_partitions(moveset: Moveset, n: int, values: np.ndarray, offsets: np.ndarray,
+                             partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
+    """The records (schema :data:`pipeline.schema.BOARD_SCHEMA`) of the game of ``moveset``
+    started at each partition ``values[offsets[p]:offsets[p+1]]`` of n, in that order: a moveset
+    game's :meth:`~pipeline.games.base.Game.solve_chosen`."""
+    steps, rays, exits = _kernel_moves(moveset)
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    records = len(offsets) - 1
+    firsts = values[offsets[:-1]]
+    rows = int(np.diff(offsets).max()) if records else 1
+    words = option_bound(rows, int(firsts.max()) if records else 1, steps, rays) // 64 + 1
+    out = zeroed_outputs(records, int(offsets[-1]), int(firsts.sum()))
+    solve_partitions(values, offsets, steps, rays, exits, words, out)
+    return pa.Table.from_arrays(common_columns(n, out, partition_columns), schema=BOARD_SCHEMA)
+
+
 def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
-    """The records (schema :data:`pipeline.schema.BOARD_SCHEMA`) of ``game_id`` started at each
-    of ``partitions``, all of the same n, in the given order.
+    """The records (the game's :attr:`~pipeline.games.base.Game.schema`) of ``game_id`` started
+    at each of ``partitions``, all of the same n, in the given order, solved by the game
+    (:func:`chosen_solver`).
 
     >>> solve_table("queen", [(2, 2), (3, 1)]).column("sg").to_pylist()
     [2, 2]
     """
-    from pipeline.games import get_game
-    from pipeline.games.generic import GenericGame
-
-    game = get_game(game_id)
-    if isinstance(game, GenericGame):  # a game given by its rules: the generic solver
-        return game.solve_table([check_partition(p) for p in partitions])
-    steps, rays, exits, _ = moveset_of(game_id)
+    game = chosen_solver(game_id)
     lams = [check_partition(p) for p in partitions]
     if not lams:
-        return BOARD_SCHEMA.empty_table()
-    n, values, offsets = packed_partitions(lams)
-    words = option_bound(max(len(lam) for lam in lams), max(lam[0] for lam in lams), steps, rays) // 64 + 1
-    out = zeroed_outputs(len(lams), len(values), sum(lam[0] for lam in lams))
-    solve_partitions(values, offsets, steps, rays, exits, words, out)
-    return pa.Table.from_arrays(common_columns(n, out), schema=BOARD_SCHEMA)
+        return game.schema.empty_table()
+    return game.solve_chosen(*packed_partitions(lams))
 
 
 def solve_record(game_id: str, parts: Sequence[int]) -> dict:
@@ -602,5 +629,6 @@ def solve_record(game_id: str, parts: Sequence[int]) -> dict:
     return solve_table(game_id, [parts]).to_pylist()[0]
 
 
-__all__ = ["MAX_N", "SolveError", "check_partition", "moveset_of", "option_bound", "parse_partition",
-           "solve_partitions", "solve_record", "solve_table"]
+__all__ = ["MAX_N", "SolveError", "canonical_id", "check_partition", "chosen_solver", "moveset_of",
+           "option_bound", "parse_partition", "solve_moveset_partitions", "solve_partitions",
+           "solve_record", "solve_table"]

@@ -86,11 +86,12 @@ def flag_arrays(flags: np.ndarray) -> list[pa.Array]:
 
 
 def shape_arrays(n: int, parts: np.ndarray, parts_offsets: np.ndarray,
-                 consecutive: bool = False) -> dict[str, pa.Array]:
+                 consecutive: bool = False, distinct: np.ndarray | None = None) -> dict[str, pa.Array]:
     """The ``shape`` and ``ordinal`` columns of the partitions of ``n`` whose parts are
     ``parts`` (values) and ``parts_offsets`` (:func:`pipeline.games.features.shape_columns`;
-    ``consecutive``: a walk kernel's shard, every partition between its first and last)."""
-    shape, ordinal = shape_columns(n, parts, parts_offsets, consecutive)
+    ``consecutive``: a walk kernel's shard, every partition between its first and last;
+    ``distinct``: the records' numbers of distinct parts, where the kernel gave them)."""
+    shape, ordinal = shape_columns(n, parts, parts_offsets, consecutive, distinct)
     records = len(parts_offsets) - 1
     return {"shape": pa.array(shape),
             "ordinal": pa.array(ordinal) if ordinal is not None else pa.nulls(records, pa.int64())}
@@ -125,7 +126,7 @@ def common_columns(n: int, out: KernelOutput,
             "rank": pa.array(rank),
             "distinct_sizes": pa.array(distinct),
             "conjugate": list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
-            **shape_arrays(n, parts, parts_off, walk_order),
+            **shape_arrays(n, parts, parts_off, walk_order, distinct),
         }
     elif len(partition_columns["n"]) != records:
         raise RuntimeError(f"n={n}: {records} records, but {len(partition_columns['n'])} "

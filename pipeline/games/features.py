@@ -125,12 +125,18 @@ def _rank(values, a, b, shift, total, table):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _shape_columns(n, values, offsets, table, ordinals, out_shape, out_ordinal):  # pragma: no cover
-    """``ordinals``: 0 none, 1 each record's, 2 the first record's and then one more each (the
-    records are consecutive partitions of n in the walk's order)."""
+def _shape_columns(n, values, offsets, distinct_sizes, table, ordinals,  # pragma: no cover
+                   out_shape, out_ordinal):
+    """``distinct_sizes``: each record's number of distinct parts, from the kernel that made the
+    parts (empty: counted here); ``ordinals``: 0 none, 1 each record's, 2 the first record's and
+    then one more each (the records are consecutive partitions of n in the walk's order).
+
+    Every test but the distinct sizes' count stops at the first part that fails it, so a record
+    costs a few of its parts, not all of them (docs/performance.md, "Shape and key columns")."""
     base = np.int64(0)
     if ordinals == 2 and offsets.shape[0] > 1:
         base = _rank(values, offsets[0], offsets[1], 0, n, table)
+    given = distinct_sizes.shape[0] > 0
     for rec in range(offsets.shape[0] - 1):
         a, b = offsets[rec], offsets[rec + 1]
         r = b - a
@@ -143,23 +149,23 @@ def _shape_columns(n, values, offsets, table, ordinals, out_shape, out_ordinal):
             continue
         top = np.int64(values[a])
         last = np.int64(values[b - 1])
-        # One pass without data-dependent branches: the distinct sizes, whether the parts are
-        # r, r − 1, …, 1 (staircase), and quadrated (every part even, every multiplicity even:
-        # the parts pair up as (λ1 = λ2), (λ3 = λ4), …, with r even).
-        distinct = np.int64(1)
-        stair_bad = np.int64(top != r)
-        quad_bad = (top & 1) | (r & 1)
-        for k in range(a + 1, b):
-            x = np.int64(values[k])
-            y = np.int64(values[k - 1])
-            i = k - a
-            differ = np.int64(x != y)
-            distinct += differ
-            stair_bad |= np.int64(x != r - i)
-            quad_bad |= (x & 1) | ((i & 1) & differ)
+        if given:
+            distinct = np.int64(distinct_sizes[rec])
+        else:
+            distinct = np.int64(1)
+            for k in range(a + 1, b):
+                distinct += np.int64(values[k] != values[k - 1])
         strict = distinct == r
-        stair = stair_bad == 0
-        quadrated = quad_bad == 0
+        # r distinct parts, the largest r: exactly r, r − 1, …, 1
+        stair = strict and top == r
+        # quadrated: every part even, every multiplicity even (the parts pair up as (λ1 = λ2),
+        # (λ3 = λ4), …, with r even)
+        quadrated = (top & 1) == 0 and (r & 1) == 0
+        if quadrated:
+            for k in range(a, b, 2):
+                if values[k] != values[k + 1] or (values[k] & 1) != 0:
+                    quadrated = False
+                    break
         m1 = 1  # multiplicity of the largest part (the conjugate's last entry)
         while m1 < r and values[a + m1] == top:
             m1 += 1
@@ -217,19 +223,21 @@ def _shape_columns(n, values, offsets, table, ordinals, out_shape, out_ordinal):
         out_shape[rec] = s
 
 
-def shape_columns(n: int, values: np.ndarray, offsets: np.ndarray,
-                  consecutive: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+def shape_columns(n: int, values: np.ndarray, offsets: np.ndarray, consecutive: bool = False,
+                  distinct: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """The ``shape`` and ``ordinal`` of the partitions of ``n`` given as parts ``values``
     (non-increasing within a record) and ``offsets``; ``ordinal`` None beyond
     :data:`ORDINAL_MAX_N`. ``consecutive``: the records are consecutive partitions of n in the
     walk's order (a walk kernel's shard), so their ordinals are the first one's plus 0, 1, 2, …
-    (ranking each record costs as much again: docs/performance.md, "Shape and key columns")."""
+    (ranking each record costs as much again: docs/performance.md, "Shape and key columns").
+    ``distinct``: each record's number of distinct parts, where the caller has them."""
     records = offsets.shape[0] - 1
     out_shape = np.zeros(records, np.int32)
     out_ordinal = np.zeros(records, np.int64)
     with_ordinal = n <= ORDINAL_MAX_N
     table = completion_counts(n) if with_ordinal else np.zeros((1, 2), np.int64)
-    _shape_columns(n, values, offsets.astype(np.int64, copy=False), table,
+    _shape_columns(n, values, offsets.astype(np.int64, copy=False),
+                   np.zeros(0, np.int16) if distinct is None else distinct, table,
                    (2 if consecutive else 1) if with_ordinal else 0, out_shape, out_ordinal)
     return out_shape, (out_ordinal if with_ordinal else None)
 

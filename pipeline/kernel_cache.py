@@ -75,7 +75,7 @@ class _Dependencies:
     def _file(self, obj: object) -> bool:
         """Add ``obj``'s file if it is in the package; whether it is."""
         try:
-            path = Path(inspect.getfile(obj)).resolve()  # type: ignore[arg-type]
+            path = _package_file(inspect.getfile(obj))  # type: ignore[arg-type]
         except (TypeError, OSError):
             return False
         if not path.is_relative_to(self.root):
@@ -133,11 +133,26 @@ def _file_digest(path: Path, _mtime_ns: int, _size: int) -> bytes:
     return hashlib.sha256(path.read_bytes()).digest()
 
 
+@functools.cache
+def _compilers() -> bytes:
+    """:data:`COMPILERS` and their versions, as every kernel's key ends (looked up once)."""
+    return "".join(f"{name}=={_distribution_version(name)}\0" for name in COMPILERS).encode()
+
+
+@functools.cache
+def _package_file(where: str) -> Path:
+    """The resolved path of a function's or module's file (resolved once per file)."""
+    return Path(where).resolve()
+
+
+@functools.cache
 def kernel_key(func: types.FunctionType) -> str:
     """SHA-256 (hex) of what ``func``'s machine code depends on: the bytes of its file and of
     the files of the package's functions it calls or inlines (named relative to the package),
     the constants it reads, and :data:`COMPILERS`' versions. Numba's source stamp of ``func``
-    (:class:`KernelCacheLocator`)."""
+    (:class:`KernelCacheLocator`). Once a process, as numba reads a kernel's stamp once: the
+    first run's check of what is compiled (:func:`pipeline.warmup.compile_kernels`) and numba's
+    loading of the kernels share one computation."""
     root = _package_root(func.__module__)
     if root is None:
         raise ValueError(f"{func.__module__} is not in {sorted(PACKAGES)}")
@@ -150,8 +165,7 @@ def kernel_key(func: types.FunctionType) -> str:
         digest.update(_file_digest(path, status.st_mtime_ns, status.st_size))
     for constant in sorted(set(deps.constants)):
         digest.update(f"{constant}\0".encode())
-    for name in COMPILERS:
-        digest.update(f"{name}=={_distribution_version(name)}\0".encode())
+    digest.update(_compilers())
     return digest.hexdigest()
 
 

@@ -61,6 +61,10 @@ def _kernel_signature(game: Game) -> tuple | None:
         return ("slownim",)
     if type(game).__name__ == "LctrDGame":
         return ("lctr_d",)  # one kernel for every d
+    if type(game).__name__ == "GenericGame":
+        # one solver for every rules file (generic.solve_starts takes the rules as a compiled
+        # function of one type); the records' schema says which writer it needs
+        return ("generic", game.schema.to_string())
     return None
 
 
@@ -83,19 +87,21 @@ def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tupl
         signature = _kernel_signature(game)
         if signature is not None:
             # a schema of its own: a tiny run compiles the writer's encoders for it as well
-            found.setdefault(signature, ((game.game_id,), False, signature in (("slownim",), ("lctr_d",))))
+            found.setdefault(signature, ((game.game_id,), False,
+                                         signature[0] in ("slownim", "lctr_d", "generic")))
     tasks = sorted(found.items(), key=lambda item: item[0][0] != "moveset")
     return tasks
 
 
 #: The modules that define the kernels a task compiles (every board game's, the non-repetitive
-#: games', Slow SetNim's, d-dimensional LCTR's, the writer's; a rules game compiles in its run);
-#: their kernels' stamps cover the files they depend on.
+#: games', Slow SetNim's, d-dimensional LCTR's, the rules games' solver, the writer's); their
+#: kernels' stamps cover the files they depend on. (A rules file's own expansion is compiled by
+#: each process that runs it, about a second: numba cannot cache it.)
 KERNEL_MODULES = ("pipeline.partitions", "pipeline.games.cgh", "pipeline.games.walk",
                   "pipeline.games.lctr_downright", "pipeline.games.lctr_downright_pair",
                   "pipeline.games.moveset",
                   "pipeline.games.columns", "pipeline.games.features", "pipeline.games.slownim",
-                  "pipeline.games.lctr_d", "pipeline.games.nonrepetitive",
+                  "pipeline.games.lctr_d", "pipeline.games.nonrepetitive", "pipeline.games.generic",
                   "pipeline.summaries", "pipeline.parquet.encodings")
 
 
@@ -140,11 +146,19 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _compile(task: Task) -> None:
-    """A worker's task: the kernels of one tiny solve (and, if ``writes``, of a tiny run)."""
+def _compile(task: Task, sources: tuple[tuple[str, str], ...] = ()) -> None:
+    """A worker's task: the kernels of one tiny solve (and, if ``writes``, of a tiny run).
+    ``sources``: the run's rules files (name, text), registered first, since a spawned worker
+    knows only the games of the package and of its entry points."""
     global _IN_WORKER
     _IN_WORKER = True
     ids, with_partner, writes = task
+    if sources:
+        from pipeline.rules import load_rules_source, register
+
+        for name, text in sources:
+            for rules in load_rules_source(name, text):
+                register(rules, replace=True)
     if writes:
         from pipeline.runner import run
 
@@ -192,7 +206,8 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_ignore_interrupts)
     try:
-        futures = [(key, task, pool.submit(_compile, task)) for key, task in todo.items()]
+        sources = tuple(dict.fromkeys(g.rules_source for g in games if g.rules_source is not None))
+        futures = [(key, task, pool.submit(_compile, task, sources)) for key, task in todo.items()]
         # In short waits: a signal the OS hands to another thread of this process (the pool's)
         # runs its handler only when the main thread next runs Python code.
         while wait([future for _, _, future in futures], timeout=0.2).not_done:

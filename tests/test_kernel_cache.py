@@ -264,7 +264,7 @@ def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path
         def __init__(self, **_options: object) -> None:
             self._processes: dict = {}
 
-        def submit(self, _function, task) -> Future:
+        def submit(self, _function, task, _sources=()) -> Future:
             submitted.append(task)
             future: Future = Future()
             future.set_result(None)
@@ -288,6 +288,51 @@ def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path
     assert warmup.compile_kernels([get_game("{(1,1)}"), get_game("lctr")], 2, said.append) > 0
     assert submitted == [(("moves_1.1",), False, False), (("lctr",), False, False)]
 
+
+
+def test_a_rules_game_compiles_its_solver_up_front(tmp_path: Path, monkeypatch) -> None:
+    """A rules game's first run compiles the generic solver and its records' writer in a worker,
+    like the other games' kernels (not while its rate counts): the worker gets the rules file's
+    text, since a spawned process knows only the package's games, and registers it."""
+    from concurrent.futures import Future
+
+    from numba.core import config
+
+    from pipeline import rules as rules_module
+    from pipeline import warmup
+    from pipeline.games import get_game
+
+    source = Path(__file__).resolve().parent.parent / "examples" / "lctr_rules.py"
+    for rules in rules_module.load_rules_file(source):
+        rules_module.register(rules, replace=True)
+    submitted: list[tuple] = []
+
+    class Pool:
+        def __init__(self, **_options: object) -> None:
+            self._processes: dict = {}
+
+        def submit(self, _function, task, sources=()) -> Future:
+            submitted.append((task, sources))
+            future: Future = Future()
+            future.set_result(None)
+            return future
+
+        def shutdown(self, **_options: object) -> None:
+            pass
+
+    monkeypatch.setattr(warmup, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    said: list[str] = []
+    assert warmup.compile_kernels([get_game("lctr_rules")], 2, said.append) > 0
+    assert said[0] == "partgames: compiling kernels (first run only): 1 group on 1 core"
+    (task, sources), = submitted
+    assert task == (("lctr_rules",), False, True)
+    assert sources == ((source.name, source.read_text()),)
+    # the worker's side: the game unknown until its source is registered
+    rules_module.unregister("lctr_rules")
+    warmup._compile((("lctr_rules",), False, False), sources)
+    assert get_game("lctr_rules").game_id == "lctr_rules"
+    rules_module.unregister("lctr_rules")
 
 
 def test_a_second_checkout_sharing_the_cache_compiles_up_front(tmp_path: Path) -> None:
@@ -332,8 +377,8 @@ def test_every_kernel_module_a_task_compiles_is_stamped() -> None:
 
     from pipeline.warmup import KERNEL_MODULES
 
-    # compiled in the run, by no task: a family run's solver and a rules game's generic solver
-    in_the_run = {"pipeline.families", "pipeline.games.single_partition", "pipeline.games.generic"}
+    # compiled in the run, by no task: a family run's solver
+    in_the_run = {"pipeline.families", "pipeline.games.single_partition"}
     with_kernels = set()
     for info in pkgutil.walk_packages(pipeline.__path__, "pipeline."):
         module = importlib.import_module(info.name)

@@ -28,6 +28,7 @@ start's own reachable positions are always held: ``states`` needs every one of t
 from __future__ import annotations
 
 import ast
+import functools
 import linecache
 import threading
 import types
@@ -481,12 +482,36 @@ def _options_of_position(options, x, ent, pool, scratch, values, lengths,
     return k, scratch, values, lengths
 
 
-@numba.njit(numba.types.int64(numba.types.FunctionType(EXPAND), numba.types.boolean, _I64, _I64,
-                              numba.types.int64, _I64, _I64, _I64, _I64, _I64, _I64,
-                              numba.types.boolean[:, ::1]),
-            cache=True, nogil=True)
-def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_nodes, out_leaves,
-                 out_states, out_height, out_flags):  # pragma: no cover - compiled
+#: :func:`solve_starts`' compiled signature: the rules come in as a function of type
+#: :data:`EXPAND`, so one machine code serves every rules file.
+_SOLVE_STARTS_TYPE = numba.types.int64(numba.types.FunctionType(EXPAND), numba.types.boolean, _I64, _I64,
+                                       numba.types.int64, _I64, _I64, _I64, _I64, _I64, _I64,
+                                       numba.types.boolean[:, ::1])
+
+
+@functools.cache
+def _compiled(name: str) -> Any:
+    """The kernel ``name`` (:func:`_solve_starts` or :func:`_options_of_rules`) compiled for its
+    explicit signature, on its first use rather than when this module is imported: compiling
+    for a signature happens at once, and importing the module (every run of a rules game) must
+    not compile; a first run compiles it up front with the other kernels
+    (:mod:`pipeline.warmup`), later ones load it from numba's cache."""
+    func, signature = {"solve_starts": (_solve_starts, _SOLVE_STARTS_TYPE),
+                       "options_of": (_options_of_rules, _OPTIONS_OF_TYPE)}[name]
+    return numba.njit(signature, cache=True, nogil=True)(func)
+
+
+def solve_starts(options: Any, multi: bool, starts: np.ndarray, offsets: np.ndarray, limit: int,
+                 out_sg: np.ndarray, out_sgm: np.ndarray, out_nodes: np.ndarray,
+                 out_leaves: np.ndarray, out_states: np.ndarray, out_height: np.ndarray,
+                 out_flags: np.ndarray) -> int:
+    """:func:`_solve_starts`, compiled (see there)."""
+    return _compiled("solve_starts")(options, multi, starts, offsets, limit, out_sg, out_sgm,
+                                     out_nodes, out_leaves, out_states, out_height, out_flags)
+
+
+def _solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_nodes, out_leaves,
+                  out_states, out_height, out_flags):  # pragma: no cover - compiled
     """Solve the game of ``options`` from each start ``starts[offsets[p]:offsets[p+1]]`` and write
     record p's values. ``multi``: two moves to one position are two edges of the game tree (for
     nodes and leaves, docs/definitions.md §4); otherwise the distinct options count once.
@@ -568,11 +593,10 @@ def solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_no
     return peak
 
 
-_OPTIONS_OUT = numba.types.Tuple((_I64, _I64, _I64))
+_OPTIONS_OF_TYPE = numba.types.Tuple((_I64, _I64, _I64))(numba.types.FunctionType(EXPAND), _I64, _I64)
 
 
-@numba.njit(_OPTIONS_OUT(numba.types.FunctionType(EXPAND), _I64, _I64), cache=True, nogil=True)
-def _options_of(options, values, offsets):  # pragma: no cover - compiled
+def _options_of_rules(options, values, offsets):  # pragma: no cover - compiled
     """The options of each position ``values[offsets[p]:offsets[p+1]]`` by the rules' expansion:
     (their values one after the other, their lengths, the number of options of each position)."""
     out = np.zeros(1024, np.int64)
@@ -615,8 +639,8 @@ def options_arrow(rules: Rules, lists: pa.Array) -> pa.Array:
     values = lists.values.to_numpy(zero_copy_only=False).astype(np.int64)
     values, offsets = np.ascontiguousarray(values[offsets[0]:offsets[-1]]), offsets - offsets[0]
     valid = np.asarray(lists.is_valid().to_numpy(zero_copy_only=False), np.bool_)
-    out, lengths, counts = _options_of(expansion(rules.options), values,
-                                       np.ascontiguousarray(offsets))
+    out, lengths, counts = _compiled("options_of")(expansion(rules.options), values,
+                                                   np.ascontiguousarray(offsets))
     inner = pa.ListArray.from_arrays(pa.array(np.concatenate([[0], np.cumsum(lengths)]), pa.int32()),
                                      pa.array(out, pa.int64()))
     outer = np.concatenate([[0], np.cumsum(counts)])

@@ -390,6 +390,18 @@ def _solve_row(
     return new_ids
 
 
+@numba.njit(cache=True, nogil=True)
+def _solve_row_apart(
+    kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
+    index, entries, hi, tail_from, top, same_row_reach,
+):  # pragma: no cover
+    """:func:`_solve_row` as a call, for the rows solved outside the walk's loop (the one-row
+    partitions, a prefix's rows): each inlined copy of the row is compiled again, and the walk's
+    own copy is the only one on the hot path (docs/performance.md, "The first run")."""
+    return _solve_row(kr, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
+                      index, entries, hi, tail_from, top, same_row_reach)
+
+
 @numba.njit(cache=True, inline="always")
 def _solve_one_rows(n, steps, rays, exits, w_count, cell, ray, ray_bits, hi):  # pragma: no cover
     """The one-row partitions (L), L = 1..n, into cell (n + 1, n - L): the last row of the
@@ -399,7 +411,7 @@ def _solve_one_rows(n, steps, rays, exits, w_count, cell, ray, ray_bits, hi):  #
     one_row = np.zeros(size, dtype=np.int64)
     one_row[size - 1] = n
     scratch_index = np.zeros((2 * size + 2, size), dtype=np.int32)
-    _solve_row(
+    _solve_row_apart(
         size - 1, one_row, steps, rays, exits, w_count, cell, ray, ray_bits,
         scratch_index, np.zeros((2, size), dtype=np.int64), hi, n, False, 0,
     )
@@ -498,7 +510,7 @@ def solve_moveset(
         first, common, base = enter_prefix(q, prefix_values, prefix_offsets, walk)
         for k in range(common, base):  # rebuild the prefix's rows, then walk its subtree
             place_row(k, prefix_values[first + k], walk)
-            new_ids = _solve_row(
+            new_ids = _solve_row_apart(
                 k, rows, steps, rays, exits, w_count, cell, ray, ray_bits,
                 index, entries, hi, rows[k - 1] if k > 0 else 0, False, 0,
             )

@@ -378,7 +378,7 @@ def test_every_kernel_module_a_task_compiles_is_stamped() -> None:
     from pipeline.warmup import KERNEL_MODULES
 
     # compiled in the run, by no task: a family run's solver
-    in_the_run = {"pipeline.families", "pipeline.games.single_partition"}
+    in_the_run = {"pipeline.partition_families", "pipeline.games.single_partition"}
     with_kernels = set()
     for info in pkgutil.walk_packages(pipeline.__path__, "pipeline."):
         module = importlib.import_module(info.name)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.families import FAMILIES, members_list
 from pipeline.games import BOARD_GAMES, get_game
 from pipeline.games.selection import family_selection, file_selection
+from pipeline.partition_families import FAMILIES, members_list
 from pipeline.query import connect
 from pipeline.runner import RunError, run
 

@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 #: The families of the ``shape`` bitmask, bit k for the k-th name. The first nine are
-#: :data:`pipeline.families.FAMILIES`, in its order; each is defined exactly as its macro of
+#: :data:`pipeline.partition_families.FAMILIES`, in its order; each is defined exactly as its macro of
 #: ``queries/macros.sql`` (two_row, three_row: ``num_parts = 2``, ``num_parts = 3``).
 SHAPE_BITS: tuple[str, ...] = ("row", "column", "rectangle", "staircase", "hook", "two_row",
                                "three_row", "thick_gamma", "gen_staircase", "proper_hook",

@@ -3,7 +3,7 @@
 the single-partition solver of a moveset game, the generic solver of a game given by its rules).
 
 An exhaustive run's (game, n) holds every partition of n; a selection's holds the members of n
-of the named families (:mod:`pipeline.families`), or the partitions of n listed in a file. Its
+of the named families (:mod:`pipeline.partition_families`), or the partitions of n listed in a file. Its
 records have the same schema and the same values (:mod:`pipeline.games.single_partition`); the store says
 which selection each (game, n) holds (the commit record's ``selection``, the ``jobs`` view), and
 a store holds one selection or none (:func:`pipeline.runner.run` refuses to mix them).
@@ -23,9 +23,9 @@ import numpy as np
 import pyarrow as pa
 
 from pipeline.errors import PartgamesError
-from pipeline.families import member_count, members
 from pipeline.games.base import Game
 from pipeline.games.single_partition import SolveError, chosen_solver, parse_partition
+from pipeline.partition_families import member_count, members
 
 #: Cells (Σ n over its records) of a shard, at most, besides the run's records per shard: a
 #: record of n takes about 4n bytes of parts and conjugate, so a shard of 2^22 cells about 17 MB.
@@ -85,8 +85,8 @@ def _as_tuples(values: np.ndarray, offsets: np.ndarray) -> list[tuple[int, ...]]
 
 
 def family_selection(names: list[str]) -> Selection:
-    """The members of the named families (:data:`pipeline.families.FAMILIES`)."""
-    from pipeline.families import family_index
+    """The members of the named families (:data:`pipeline.partition_families.FAMILIES`)."""
+    from pipeline.partition_families import family_index
 
     clean = tuple(dict.fromkeys(name.strip() for name in names if name.strip()))
     if not clean:

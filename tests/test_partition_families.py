@@ -1,4 +1,4 @@
-"""The family generators (pipeline/families.py) give exactly the members of each family.
+"""The family generators (pipeline/partition_families.py) give exactly the members of each family.
 
 Held to brute-force filters of every partition of n ≤ 30 written from the definitions
 (docs/families.md), and to the family macros of queries/macros.sql that statements select
@@ -13,7 +13,7 @@ import duckdb
 import pytest
 import reference
 
-from pipeline.families import FAMILIES, FamilyError, member_count, members, members_list
+from pipeline.partition_families import FAMILIES, FamilyError, member_count, members, members_list
 
 MACROS = Path(__file__).resolve().parents[1] / "queries" / "macros.sql"
 MAX_N = 30

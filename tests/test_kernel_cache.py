@@ -246,26 +246,17 @@ def test_ctrl_c_while_compiling_stops_the_workers_in_one_line(tmp_path: Path) ->
             os.kill(pid, signal.SIGKILL)
 
 
-def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path: Path,
-                                                                         monkeypatch) -> None:
-    """The tasks a run hands to the workers: those not done before (a marker in numba's cache
-    folder), each record schema's writer kernels in exactly one of them."""
+def _recording_pool(handed: list[tuple]) -> type:
+    """A stand-in for the workers' pool that records what each task is handed (the task and the
+    run's rules sources) and does nothing."""
     from concurrent.futures import Future
 
-    from numba.core import config
-
-    from pipeline import warmup
-    from pipeline.games import get_game
-    from pipeline.schema import BOARD_GAMES
-
-    submitted: list[tuple] = []
-
-    class Pool:  # the workers, by their tasks
+    class Pool:
         def __init__(self, **_options: object) -> None:
             self._processes: dict = {}
 
-        def submit(self, _function, task, _sources=()) -> Future:
-            submitted.append(task)
+        def submit(self, _function, task, sources=()) -> Future:
+            handed.append((task, sources))
             future: Future = Future()
             future.set_result(None)
             return future
@@ -273,20 +264,36 @@ def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path
         def shutdown(self, **_options: object) -> None:
             pass
 
-    monkeypatch.setattr(warmup, "ProcessPoolExecutor", Pool)
+    return Pool
+
+
+def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    """The tasks a run hands to the workers: those not done before (a marker in numba's cache
+    folder), each record schema's writer kernels in exactly one of them."""
+
+    from numba.core import config
+
+    from pipeline import warmup
+    from pipeline.games import get_game
+    from pipeline.schema import BOARD_GAMES
+
+    handed: list[tuple] = []
+    monkeypatch.setattr(warmup, "ProcessPoolExecutor", _recording_pool(handed))
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     said: list[str] = []
     games = [get_game(g) for g in (*BOARD_GAMES, "sn5_4")]
     assert warmup.compile_kernels(games, 2, said.append) > 0
+    submitted = [task for task, _ in handed]
     writes = sorted(ids for ids, _, write in submitted if write)
     assert writes == [("lctr", "downright"), ("sn5_4",)]  # the board games' shortest, and SN's
     assert len(submitted) == 5 and said[0] == ("partgames: compiling kernels (first run only): "
                                                "5 groups on 2 cores")
-    submitted.clear()
+    handed.clear()
     for again in (games, [get_game("king")], [get_game("lctr"), get_game("downright")]):
-        assert warmup.compile_kernels(again, 2, said.append) == 0.0 and submitted == []
+        assert warmup.compile_kernels(again, 2, said.append) == 0.0 and handed == []
     assert warmup.compile_kernels([get_game("{(1,1)}"), get_game("lctr")], 2, said.append) > 0
-    assert submitted == [(("moves_1.1",), False, False), (("lctr",), False, False)]
+    assert [task for task, _ in handed] == [(("moves_1.1",), False, False), (("lctr",), False, False)]
 
 
 
@@ -294,7 +301,6 @@ def test_a_rules_game_compiles_its_solver_up_front(tmp_path: Path, monkeypatch) 
     """A rules game's first run compiles the generic solver and its records' writer in a worker,
     like the other games' kernels (not while its rate counts): the worker gets the rules file's
     text, since a spawned process knows only the package's games, and registers it."""
-    from concurrent.futures import Future
 
     from numba.core import config
 
@@ -306,21 +312,7 @@ def test_a_rules_game_compiles_its_solver_up_front(tmp_path: Path, monkeypatch) 
     for rules in rules_module.load_rules_file(source):
         rules_module.register(rules, replace=True)
     submitted: list[tuple] = []
-
-    class Pool:
-        def __init__(self, **_options: object) -> None:
-            self._processes: dict = {}
-
-        def submit(self, _function, task, sources=()) -> Future:
-            submitted.append((task, sources))
-            future: Future = Future()
-            future.set_result(None)
-            return future
-
-        def shutdown(self, **_options: object) -> None:
-            pass
-
-    monkeypatch.setattr(warmup, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(warmup, "ProcessPoolExecutor", _recording_pool(submitted))
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     said: list[str] = []
     assert warmup.compile_kernels([get_game("lctr_rules")], 2, said.append) > 0

@@ -63,9 +63,10 @@ def rules_statements(files: list[str | Path], rules: list[Rules]) -> list[Statem
     """The statements of ``verify --rules``: those in the ``queries/`` folder beside each file
     (each folder once), and the consistency statement of each of the ``rules``. A statement file
     that does not follow queries/FORMAT.md is one :class:`StatementError`."""
-    # rules whose positions carry state (STATE) have several records per partition, and the
-    # statement finds a follower's record by its partition's key: none is written for them
-    out = [consistency_statement(r) for r in rules if not r.state]
+    # rules whose positions carry state (STATE) have several records per partition, and those
+    # whose positions are arrays none, and the statement finds a follower's record by its
+    # partition's key: none is written for them
+    out = [consistency_statement(r) for r in rules if not r.state and not r.arrays]
     folders: list[Path] = []
     for file in files:
         folder = Path(file).resolve().parent / QUERIES
@@ -93,19 +94,27 @@ def rules_lines(results: str | Path, given: list[Rules], min_n: int | None = Non
     sound, _ = Store.open(results, create=False).committed()
     labels: dict[str, set[str]] = {}
     stateful: set[str] = set()
+    on_arrays: set[str] = set()
     for game, n, record in sound:
         if "rules" in record and (min_n is None or n >= min_n) and (max_n is None or n <= max_n):
             labels.setdefault(game, set()).add(record["rules"])
             if "rules_state" in record:
                 stateful.add(game)
+            if record.get("rules_positions") == "arrays":
+                on_arrays.add(game)
     mine = {r.game_id: r.label for r in given}
     lines = [f"records of the rules game {r.game_id} are checked against no consistency statement: "
              f"its positions carry state (STATE = {r.state}), and consistency.rules finds a "
              "follower's record by its partition alone" for r in given if r.state]
+    lines += [f"records of the rules game {r.game_id} are checked against no consistency statement: "
+              "its positions are not partitions (POSITIONS = \"arrays\"), and consistency.rules "
+              "finds a follower's record by its partition" for r in given if r.arrays]
     for game, found in sorted(labels.items()):
         if game not in mine:
             adds = ("(its positions carry state: no consistency statement is written for it)"
-                    if game in stateful else f"adds consistency.rules.{game}")
+                    if game in stateful else
+                    "(its positions are not partitions: no consistency statement is written for it)"
+                    if game in on_arrays else f"adds consistency.rules.{game}")
             lines.append(f"records of the rules game {game} ({', '.join(sorted(found))}) are checked "
                          f"against no rules: `verify --rules FILE` {adds}")
         elif found != {mine[game]}:

@@ -40,10 +40,10 @@ import pyarrow as pa
 from pipeline.errors import PartgamesError
 from pipeline.games.base import Game
 from pipeline.games.cgh import ALL_AND, F_ALL, sadd, summarize
-from pipeline.games.columns import common_columns
+from pipeline.games.columns import common_columns, flag_arrays, list_array, narrow_array, nullable_count
 from pipeline.games.single_partition import zeroed_outputs
 from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
-from pipeline.schema import BOARD_SCHEMA, STATE_SCHEMA
+from pipeline.schema import ARRAY_SCHEMA, BOARD_SCHEMA, STATE_SCHEMA
 
 if TYPE_CHECKING:
     from pipeline.rules import Rules
@@ -742,6 +742,8 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     records = len(offsets) - 1
     values = np.ascontiguousarray(values, dtype=np.int64)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    if rules.arrays:
+        return solve_arrays(rules, values, offsets, n, table_limit)
     k = rules.state
     parts, parts_offsets = values, offsets
     if k:
@@ -754,6 +756,20 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     nonempty = parts_offsets[1:] > parts_offsets[:-1]
     firsts = int(parts[parts_offsets[:-1][nonempty]].sum())
     out = zeroed_outputs(records, int(parts_offsets[-1]), firsts)
+    _solved(rules, values, offsets, table_limit, out)
+    partition_features(parts, parts_offsets, out.parts, out.parts_offsets, out.conjugate,
+                       out.conjugate_offsets, out.num_parts, out.largest, out.durfee, out.rank,
+                       out.distinct_sizes)
+    columns = common_columns(n, out, partition_columns, walk_order=walk_order)
+    if k:
+        return pa.Table.from_arrays([*columns, state], schema=STATE_SCHEMA)
+    return pa.Table.from_arrays(columns, schema=BOARD_SCHEMA)
+
+
+def _solved(rules: Rules, values: np.ndarray, offsets: np.ndarray, table_limit: int,
+            out: Any) -> None:
+    """Solve the starts ``values[offsets[p]:offsets[p+1]]`` into ``out``'s value arrays; a
+    :class:`RulesLoopError` when play returns to a position."""
     got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
                        int(table_limit),
                        out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags)
@@ -762,13 +778,32 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
         lam = ",".join(str(int(v)) for v in values[offsets[p]:offsets[p + 1]])
         raise RulesLoopError(f"{rules.game_id}: play from {lam} returns to a position it passed "
                              "(the rules must give a finite game)")
-    partition_features(parts, parts_offsets, out.parts, out.parts_offsets, out.conjugate,
-                       out.conjugate_offsets, out.num_parts, out.largest, out.durfee, out.rank,
-                       out.distinct_sizes)
-    columns = common_columns(n, out, partition_columns, walk_order=walk_order)
-    if k:
-        return pa.Table.from_arrays([*columns, state], schema=STATE_SCHEMA)
-    return pa.Table.from_arrays(columns, schema=BOARD_SCHEMA)
+
+
+def solve_arrays(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: int,
+                 table_limit: int = TABLE_LIMIT) -> pa.Table:
+    """The records (:data:`~pipeline.schema.ARRAY_SCHEMA`) of rules whose positions are arrays
+    (``POSITIONS = "arrays"``) started at each ``values[offsets[p]:offsets[p+1]]``, a start of
+    size n (:meth:`pipeline.rules.Rules.start_arrays` checked it: nonempty, in int16's range),
+    in that order: ``parts`` holds the start's integers."""
+    records = len(offsets) - 1
+    out = zeroed_outputs(records, 0, 0)
+    _solved(rules, values, offsets, table_limit, out)
+    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+    if low < -(1 << 15) or high >= 1 << 15:  # start_arrays refuses them before
+        raise RuntimeError(f"{rules.game_id} n={n}: a start's integer outside int16")
+    columns = [
+        pa.array(np.full(records, n, np.int16)),
+        list_array(values[:offsets[-1]].astype(np.int16), offsets, pa.int16()),
+        narrow_array(out.sg, np.int16, f"n={n}: a Sprague-Grundy value"),
+        narrow_array(out.sg_misere, np.int16, f"n={n}: a misère Sprague-Grundy value"),
+        nullable_count(out.nodes),
+        nullable_count(out.leaves),
+        pa.array(out.states),
+        narrow_array(out.height, np.int32, f"n={n}: a longest play"),
+        *flag_arrays(out.flags),
+    ]
+    return pa.Table.from_arrays(columns, schema=ARRAY_SCHEMA)
 
 
 class GenericGame(Game):
@@ -783,21 +818,29 @@ class GenericGame(Game):
     def __init__(self, rules: Rules, table_limit: int | None = None):
         self.rules = rules
         self.game_id = rules.game_id
-        self.schema = STATE_SCHEMA if rules.state else BOARD_SCHEMA
+        self.schema = (ARRAY_SCHEMA if rules.arrays else STATE_SCHEMA if rules.state
+                       else BOARD_SCHEMA)
         self.table_limit = _table_limit if table_limit is None else table_limit
         self.record_order = "partitions" if rules.starts is None else None
         #: A position with no state is a partition, and so is a box's sub-partition: the rules
         #: solve any partition (:meth:`solve_chosen`); with state, a box's position would need
         #: state no diagram gives.
-        self.diagram_positions = not rules.state
+        self.diagram_positions = not rules.state and not rules.arrays
         self.rules_source = rules.source
         self.positions_are = (f"partitions followed by {rules.state} integers (STATE = "
                               f"{rules.state}), so the boxes of a diagram are not its positions"
                               if rules.state else "partitions")
         self.family = "the games given by their rules"
+        if rules.arrays:
+            # no partition is a position: nothing that takes a partition takes the game
+            self.solves_chosen = False
+            self.positions_are = 'integer arrays of its rules\' own encoding (POSITIONS = "arrays")'
+            self.family = 'rules whose positions are not partitions (POSITIONS = "arrays")'
         self.commit_fields = {"rules": rules.label} if rules.label else {}
         if rules.state:  # verify says no consistency statement checks such records
             self.commit_fields["rules_state"] = str(rules.state)
+        if rules.arrays:  # likewise
+            self.commit_fields["rules_positions"] = "arrays"
         self._plans: dict[tuple[int, int], list] = {}
         self._starts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._lock = threading.Lock()

@@ -220,3 +220,11 @@ def test_starts_of_numpy_arrays(tmp_path):
             rules.start_arrays(4)
     finally:
         unregister("bad_arrays")
+
+
+def test_the_game_offers_nothing_that_takes_a_partition(example):
+    game = GenericGame(load_rules_file(example)[0])
+    assert not game.solves_chosen and not game.diagram_positions and game.record_order is None
+    assert game.record_kind == "arrays" and game.commit_fields["rules_positions"] == "arrays"
+    with pytest.raises(RulesError, match="not partitions"):
+        game.solve_table([(2, 1)])

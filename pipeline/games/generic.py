@@ -737,8 +737,9 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     """The records (:data:`~pipeline.schema.BOARD_SCHEMA`) of ``rules`` started at each position
     ``values[offsets[p]:offsets[p+1]]`` of n, in that order: a partition of n, followed by the
     rules' ``state`` integers (then the records are :data:`STATE_SCHEMA`'s, the partition
-    columns of the partition, ``state`` the integers). ``walk_order``: consecutive partitions of
-    n in the solvers' order, :func:`pipeline.partitions.enumerate_partitions`."""
+    columns of the partition, ``state`` the integers), or, for rules whose positions are arrays,
+    any start of size n (:func:`solve_arrays`). ``walk_order``: consecutive partitions of n in
+    the solvers' order, :func:`pipeline.partitions.enumerate_partitions`."""
     records = len(offsets) - 1
     values = np.ascontiguousarray(values, dtype=np.int64)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
@@ -809,7 +810,9 @@ def solve_arrays(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: int,
 class GenericGame(Game):
     """A game given by its rules (:class:`pipeline.rules.Rules`) as the runner sees it. Its starts
     are every partition of n, in the board games' shards and order (so it shares their
-    :data:`~pipeline.schema.PARTITION_COLUMNS` in a run), or the rules' own ``starts(n)``."""
+    :data:`~pipeline.schema.PARTITION_COLUMNS` in a run), or the rules' own ``starts(n)`` (the
+    only starts of rules whose positions are arrays, whose records are
+    :data:`~pipeline.schema.ARRAY_SCHEMA`'s)."""
 
     parallel = True
     #: The rules solve any chosen partition (with ``STATE`` = k, followed by k zeros).
@@ -878,7 +881,12 @@ class GenericGame(Game):
     def solve_chosen(self, n: int, values: np.ndarray, offsets: np.ndarray,
                      partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
         """The records of the partitions ``values[offsets[p]:offsets[p+1]]`` of n, in that order
-        (with rules' ``STATE`` = k, each followed by k zeros: the default start)."""
+        (with rules' ``STATE`` = k, each followed by k zeros: the default start); refused for
+        rules whose positions are arrays (:attr:`solves_chosen` is False: no partition is one)."""
+        if self.rules.arrays:
+            from pipeline.rules import RulesError
+
+            raise RulesError(f"{self.game_id}: its positions are {self.positions_are}, not partitions")
         if self.rules.state:
             values, offsets = with_zero_state(values, offsets, self.rules.state)
         return solve_partitions(self.rules, values, offsets, n, self.table_limit, partition_columns)
@@ -920,4 +928,5 @@ class GenericGame(Game):
 
 
 __all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "options_arrow",
-           "rules_options_arrow", "solve_partitions", "solve_starts", "with_zero_state"]
+           "rules_options_arrow", "solve_arrays", "solve_partitions", "solve_starts",
+           "with_zero_state"]

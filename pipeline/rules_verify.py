@@ -24,6 +24,8 @@ QUERIES = "queries"
 
 def consistency_text(rules: Rules) -> str:
     """The statement file (queries/FORMAT.md) of a rules game's consistency statement."""
+    if rules.arrays:
+        return _arrays_consistency_text(rules)
     gid = rules.game_id
     multi = "true" if rules.multi_edges else "false"
     every = "true" if rules.starts is None else "false"
@@ -53,6 +55,36 @@ SELECT * FROM rules_consistency('v_', {multi}, {every})
 """
 
 
+def _arrays_consistency_text(rules: Rules) -> str:
+    """The consistency statement of rules whose positions are arrays (``POSITIONS = "arrays"``):
+    a follower's record is the record of its array (the records have no partition key), so a
+    follower that is not a start of an n the store holds leaves its record unchecked."""
+    gid = rules.game_id
+    multi = "true" if rules.multi_edges else "false"
+    view = f"WITH v_ AS NOT MATERIALIZED (SELECT * FROM {quote_name(gid)})"
+    edges = ("two moves to one position are two edges" if rules.multi_edges
+             else "two moves to one position are one edge")
+    return f"""\
+-- id: consistency.rules.{gid}
+-- source: docs/definitions.md §3, §4, §5 and the rules of {gid} ({rules.label or 'no file'}):
+--   the store checked against itself
+-- kind: consistency
+-- statement: Every {gid} record agrees with the records of its followers, the options its
+--   rules give (rules_options; {edges}), each found by its array among the records: sg and
+--   sg_misere are the mex of the followers' (a terminal position has sg 0 and sg_misere 1),
+--   nodes = 1 + Σ nodes, leaves = Σ leaves (1 at a terminal), height = 1 + max height (0 at a
+--   terminal), a count NULL exactly when a follower's is NULL or the sum passes 2^63 − 1, states
+--   between 1 + max and 1 + Σ of the followers' states, and each CGH flag is its local condition
+--   at the record AND the followers' flags.
+-- covers: {gid}; every record whose options are records of at most its n or terminal under the
+--   rules (its positions are arrays: a record with another option is not checked)
+-- needs: followers
+-- domain: {view} SELECT n, examined FROM rules_array_examined('v_', {multi}) WHERE verify_subject(n)
+{view}
+SELECT * FROM rules_array_consistency('v_', {multi})
+"""
+
+
 def consistency_statement(rules: Rules) -> Statement:
     """The consistency statement of a rules game (:func:`consistency_text`)."""
     return parse_statement(Path(f"<consistency of the rules of {rules.game_id}>"),
@@ -63,10 +95,9 @@ def rules_statements(files: list[str | Path], rules: list[Rules]) -> list[Statem
     """The statements of ``verify --rules``: those in the ``queries/`` folder beside each file
     (each folder once), and the consistency statement of each of the ``rules``. A statement file
     that does not follow queries/FORMAT.md is one :class:`StatementError`."""
-    # rules whose positions carry state (STATE) have several records per partition, and those
-    # whose positions are arrays none, and the statement finds a follower's record by its
-    # partition's key: none is written for them
-    out = [consistency_statement(r) for r in rules if not r.state and not r.arrays]
+    # rules whose positions carry state (STATE) have several records per partition, and the
+    # statement finds a follower's record by its partition's key: none is written for them
+    out = [consistency_statement(r) for r in rules if not r.state]
     folders: list[Path] = []
     for file in files:
         folder = Path(file).resolve().parent / QUERIES
@@ -94,27 +125,19 @@ def rules_lines(results: str | Path, given: list[Rules], min_n: int | None = Non
     sound, _ = Store.open(results, create=False).committed()
     labels: dict[str, set[str]] = {}
     stateful: set[str] = set()
-    on_arrays: set[str] = set()
     for game, n, record in sound:
         if "rules" in record and (min_n is None or n >= min_n) and (max_n is None or n <= max_n):
             labels.setdefault(game, set()).add(record["rules"])
             if "rules_state" in record:
                 stateful.add(game)
-            if record.get("rules_positions") == "arrays":
-                on_arrays.add(game)
     mine = {r.game_id: r.label for r in given}
     lines = [f"records of the rules game {r.game_id} are checked against no consistency statement: "
              f"its positions carry state (STATE = {r.state}), and consistency.rules finds a "
              "follower's record by its partition alone" for r in given if r.state]
-    lines += [f"records of the rules game {r.game_id} are checked against no consistency statement: "
-              "its positions are not partitions (POSITIONS = \"arrays\"), and consistency.rules "
-              "finds a follower's record by its partition" for r in given if r.arrays]
     for game, found in sorted(labels.items()):
         if game not in mine:
             adds = ("(its positions carry state: no consistency statement is written for it)"
-                    if game in stateful else
-                    "(its positions are not partitions: no consistency statement is written for it)"
-                    if game in on_arrays else f"adds consistency.rules.{game}")
+                    if game in stateful else f"adds consistency.rules.{game}")
             lines.append(f"records of the rules game {game} ({', '.join(sorted(found))}) are checked "
                          f"against no rules: `verify --rules FILE` {adds}")
         elif found != {mine[game]}:

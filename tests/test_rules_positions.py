@@ -154,14 +154,51 @@ def test_commands_on_rules_whose_positions_are_arrays(example, tmp_path, capsys)
     rows = [tuple(int(v) for v in line.split(",")) for line in out.split()[1:]]
     assert [r[:2] for r in rows] == list(enumerate(PLANE_PARTITIONS[:5], 1))
     assert all(kept == p == count == seen for _, _, kept, p, count, seen in rows)
-    # verify --rules: no consistency statement, and a line that says why
-    code, out, err = cli(capsys, "verify", "--results", str(store), "--rules", example,
-                         "--only", "lctr1.lemma2", "--report", "-")
+
+
+def test_the_consistency_statement_from_the_rules(example, tmp_path, capsys):
+    """consistency.rules.GAME finds each follower's record by its array: it holds on every
+    record of the example's store, and fails on it with a planted error in a copy of the rules
+    (the layer at height 1 removed twice from entries of 3 or more)."""
+    store = tmp_path / "st"
+    code, _, err = cli(capsys, "run", "--rules", example, "--games", "lctr_d3_rules", "--max-n", "6",
+                       "--out", str(store), "--quiet")
     assert code == 0, err
-    assert "rules game lctr_d3_rules are checked against no consistency statement" in out
-    code, out, err = cli(capsys, "verify", "--results", str(store), "--only", "lctr1.lemma2", "--report", "-")
-    assert code == 0, err
-    assert "(its positions are not partitions: no consistency statement" in out
+    only = ["--only", "consistency.rules.lctr_d3_rules", "--report", "-"]
+    code, out, err = cli(capsys, "verify", "--results", str(store), "--rules", example, *only)
+    assert code == 0, (out, err)
+    assert "1 hold, 0 fail" in out and f"{sum(PLANE_PARTITIONS[:6])} rows" in out, out
+    assert "skipped" not in out  # every follower is a start of a smaller n, or [0], terminal
+    planted = tmp_path / "planted.py"
+    planted.write_text(EXAMPLE.read_text().replace("yield encode(np.maximum(m - 1, 0))",
+                                                   "yield encode(np.maximum(m - 1 - (m > 2), 0))"))
+    unregister("lctr_d3_rules")
+    code, out, err = cli(capsys, "verify", "--results", str(store), "--rules", str(planted), *only)
+    assert "0 hold, 1 fail" in out, (out, err)
+    assert "'parts': [1, 1, 3]" in out  # the column of three cells: its layer move is wrong
+
+
+def test_a_follower_that_is_no_start_leaves_its_record_unchecked(tmp_path, capsys):
+    """Starts of one row, or of two with a second row of two entries or more: the first column
+    removed from [[a, b], [c, d]] is two rows of one entry, no start, so its record is skipped
+    (not checked, not a counterexample); the rows' records are checked."""
+    two = tmp_path / "two_rows.py"
+    two.write_text(EXAMPLE.read_text().replace(
+        "for rows in _plane(n, (n,) * n):",
+        "for rows in (x for x in _plane(n, (n,) * n) if len(x) == 1 or len(x) == 2 and len(x[1]) > 1):"))
+    store = tmp_path / "st"
+    try:
+        code, _, err = cli(capsys, "run", "--rules", str(two), "--games", "lctr_d3_rules", "--max-n", "5",
+                           "--out", str(store), "--quiet")
+        assert code == 0, err
+        code, out, err = cli(capsys, "verify", "--results", str(store), "--rules", str(two),
+                             "--only", "consistency.rules.lctr_d3_rules", "--report", "-")
+    finally:
+        unregister("lctr_d3_rules")
+    assert code == 0 and "1 hold, 0 fail" in out and "skipped" in out, (out, err)
+    # the rows of n <= 5 (the partitions: 1 + 2 + 3 + 5 + 7) are checked; the starts of two rows,
+    # [[1,1],[1,1]], [[2,1],[1,1]] and [[1,1,1],[1,1]], have a move to two rows of one entry
+    assert "18 rows" in out and "3 skipped" in out, out
 
 
 BAD = """\
@@ -225,6 +262,6 @@ def test_starts_of_numpy_arrays(tmp_path):
 def test_the_game_offers_nothing_that_takes_a_partition(example):
     game = GenericGame(load_rules_file(example)[0])
     assert not game.solves_chosen and not game.diagram_positions and game.record_order is None
-    assert game.record_kind == "arrays" and game.commit_fields["rules_positions"] == "arrays"
+    assert game.record_kind == "arrays"
     with pytest.raises(RulesError, match="not partitions"):
         game.solve_table([(2, 1)])

@@ -842,8 +842,6 @@ class GenericGame(Game):
         self.commit_fields = {"rules": rules.label} if rules.label else {}
         if rules.state:  # verify says no consistency statement checks such records
             self.commit_fields["rules_state"] = str(rules.state)
-        if rules.arrays:  # likewise
-            self.commit_fields["rules_positions"] = "arrays"
         self._plans: dict[tuple[int, int], list] = {}
         self._starts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._lock = threading.Lock()

@@ -838,7 +838,7 @@ class GenericGame(Game):
             # no partition is a position: nothing that takes a partition takes the game
             self.solves_chosen = False
             self.positions_are = 'integer arrays of its rules\' own encoding (POSITIONS = "arrays")'
-            self.family = 'rules whose positions are not partitions (POSITIONS = "arrays")'
+            self.family = 'games given by rules on integer arrays (POSITIONS = "arrays")'
         self.commit_fields = {"rules": rules.label} if rules.label else {}
         if rules.state:  # verify says no consistency statement checks such records
             self.commit_fields["rules_state"] = str(rules.state)

@@ -24,6 +24,7 @@ from pipeline import queries_dir  # re-exported: pipeline.query.queries_dir
 from pipeline.errors import UsageError
 from pipeline.neighbourhood import neighbourhood_macro
 from pipeline.schema import (
+    ARRAY_SCHEMA,
     BOARD_GAMES,
     BOARD_SCHEMA,
     FLAG_NAMES,
@@ -483,12 +484,14 @@ def _uncomputed_views(con: duckdb.DuckDBPyConnection, games: list[str],
     """The views a statement may name whatever the store holds: an empty one for each board,
     non-repetitive, rules and d-dimensional LCTR game not in ``games``, the pair views
     (:data:`PAIRED_GAMES`) and ``slownim`` (every Slow SetNim game's records)."""
-    from pipeline.rules import known_game_ids, state_of  # the rules games this process knows (no numba)
+    from pipeline.rules import known_game_ids, positions_of, state_of  # no numba
 
     for game in (*BOARD_GAMES, *NR_GAMES, *known_game_ids()):
         if game not in games:
-            # a rules game whose positions carry state has its `state` column (docs/rules.md)
-            schema = STATE_SCHEMA if state_of(game) else BOARD_SCHEMA
+            # a rules game whose positions carry state has its `state` column, one whose
+            # positions are its own arrays no partition column (docs/rules.md)
+            schema = (ARRAY_SCHEMA if positions_of(game) == "arrays"
+                      else STATE_SCHEMA if state_of(game) else BOARD_SCHEMA)
             con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(schema, game)}")
     for game in LCTR_D_GAMES:  # empty when not computed, as the board games: a statement names them
         if game not in games:
@@ -525,10 +528,10 @@ def _records_view(con: duckdb.DuckDBPyConnection, games: list[str]) -> None:
     """The view ``records``: every game's records (by column name), or an empty view."""
     if games:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in games)
-        if set(record_kinds(con, games).values()) == {"lctr_d"}:
-            # d-dimensional LCTR's records lack the partition features (pipeline.schema
-            # LCTR_D_FIELDS): NULL columns of the board schema keep `records` readable by the
-            # statements that name them
+        if set(record_kinds(con, games).values()) <= {"lctr_d", "arrays"}:
+            # d-dimensional LCTR's records and those of rules on arrays lack the partition
+            # features (pipeline.schema LCTR_D_FIELDS, ARRAY_SCHEMA): NULL columns of the board
+            # schema keep `records` readable by the statements that name them
             union += f" UNION ALL BY NAME {_empty_select(BOARD_SCHEMA, 'none')}"
         con.execute(f"CREATE VIEW records AS {union}")
     else:

@@ -16,6 +16,13 @@ A rules file is a Python file that defines
 - optionally ``starts(n)``: the start positions of size n, an iterable of positions: each a
   nonempty partition of n followed by ``STATE`` integers (default: every partition of n, in the
   board games' order, followed by k zeros);
+- optionally ``POSITIONS``: ``"partitions"`` (the default: a start is a partition of n, followed
+  by ``STATE`` integers) or ``"arrays"``: a position is any 1-D integer array, the game's own
+  encoding (a plane partition's rows), and ``starts(n)`` (then required) gives the starts of
+  size n, each a nonempty array of integers in -32768..32767; the records then have
+  :data:`pipeline.schema.ARRAY_SCHEMA` (``parts`` holds the start's integers, no partition
+  feature), and no command that takes a partition (``solve``, ``draw``, ``--family``,
+  ``--partitions``) takes the game;
 - optionally ``MULTI_EDGES``: True (the default) when two moves to one position are two edges
   of the game tree (docs/definitions.md §4: LCTR's two moves from (1), a moveset's offsets),
   False when they are one move (Slow SetNim's multisets). It changes ``nodes`` and ``leaves``
@@ -55,6 +62,12 @@ ENTRY_POINT_GROUP = "partgames.games"
 _ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 #: The most integers a position may carry after its parts (``STATE``).
 MAX_STATE = 64
+#: What a rules game's positions may be (``POSITIONS``): partitions (followed by ``STATE``
+#: integers), or integer arrays of the game's own encoding.
+POSITION_KINDS = ("partitions", "arrays")
+#: The range of a start's integers when positions are arrays: the records' ``parts`` column
+#: (list<int16>, as every record's, and the summaries' witnesses) holds them.
+ARRAY_RANGE = (-(1 << 15), (1 << 15) - 1)
 
 _REGISTRY: dict[str, Rules] = {}
 #: Game ids whose SQL views exist, empty until a record, though this process has no rules for
@@ -83,11 +96,20 @@ class Rules:
     source: tuple[str, str] | None = None
     #: The integers a position carries after its partition's parts (``STATE``).
     state: int = 0
+    #: ``"partitions"`` or ``"arrays"`` (``POSITIONS``, :data:`POSITION_KINDS`).
+    positions: str = "partitions"
+
+    @property
+    def arrays(self) -> bool:
+        """Its positions are integer arrays of its own encoding, not partitions."""
+        return self.positions == "arrays"
 
     def start_arrays(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The rules' own starts of n as (values, offsets), each checked to be a nonempty
         partition of n followed by :attr:`state` integers; only for rules with ``starts``."""
         assert self.starts is not None
+        if self.arrays:
+            return self._array_starts(n)
         k = self.state
         lams: list[tuple[int, ...]] = []
         for lam in self.starts(n):
@@ -99,10 +121,47 @@ class Rules:
                 raise RulesError(f"{self.game_id}: starts({n}) gave {t}, not a nonempty "
                                  f"partition of {n} (positive parts, non-increasing){tail}")
             lams.append(t)
-        values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
-        offsets = np.zeros(len(lams) + 1, dtype=np.int64)
-        offsets[1:] = np.cumsum([len(lam) for lam in lams])
-        return values, offsets
+        return _packed(lams)
+
+    def _array_starts(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """The starts of n of rules whose positions are arrays, each checked to be a nonempty
+        1-D array of integers in :data:`ARRAY_RANGE` (nonempty: a record's ``parts`` has a first
+        value, which the summaries read)."""
+        try:
+            given = list(self.starts(n))  # type: ignore[misc]
+        except Exception as exc:  # the user's code: any error is the rules'
+            raise RulesError(f"{self.game_id}: starts({n}) failed: {type(exc).__name__}: "
+                             f"{exc}") from exc
+        low, high = ARRAY_RANGE
+        lams: list[tuple[int, ...]] = []
+        for lam in given:
+            t = _integers(lam)
+            if t is None or not t or not all(low <= v <= high for v in t):
+                shown = repr(lam)
+                shown = shown if len(shown) <= 60 else shown[:57] + "..."
+                raise RulesError(f"{self.game_id}: starts({n}) gave {shown}, not a nonempty 1-D "
+                                 f"array of integers in {low}..{high} (POSITIONS = \"arrays\")")
+            lams.append(t)
+        return _packed(lams)
+
+
+def _integers(lam: object) -> tuple[int, ...] | None:
+    """``lam`` as a tuple of ints when it is a 1-D array, list or tuple of integers (no bool,
+    no float), else None."""
+    if isinstance(lam, np.ndarray):
+        return tuple(lam.tolist()) if lam.ndim == 1 and lam.dtype.kind in "iu" else None
+    if isinstance(lam, (list, tuple)) and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in lam):
+        return tuple(int(v) for v in lam)
+    return None
+
+
+def _packed(lams: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    """(values, offsets) of these positions, one after the other."""
+    values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
+    offsets = np.zeros(len(lams) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(lam) for lam in lams])
+    return values, offsets
 
 
 def _is_jitted(obj: object) -> bool:
@@ -130,7 +189,11 @@ def rules_from_namespace(space: Mapping[str, Any], where: str, label: str = "") 
     if isinstance(state, bool) or not isinstance(state, int) or not 0 <= state <= MAX_STATE:
         raise RulesError(f"{where}: STATE must be a whole number 0..{MAX_STATE}, the integers a "
                          f"position carries after its parts (got {state!r})")
-    return Rules(game_id, options, starts, multi, label, state=state)
+    positions = space.get("POSITIONS", "partitions")
+    if positions not in POSITION_KINDS:
+        raise RulesError(f"{where}: POSITIONS must be \"partitions\" or \"arrays\" (got "
+                         f"{positions!r})")
+    return Rules(game_id, options, starts, multi, label, state=state, positions=positions)
 
 
 def load_rules_file(path: str | Path) -> list[Rules]:
@@ -204,6 +267,15 @@ def _check(rules: Rules, where: str) -> None:
             or not 0 <= rules.state <= MAX_STATE):
         raise RulesError(f"{where}: the rules of {rules.game_id}: state must be a whole number "
                          f"0..{MAX_STATE} (got {rules.state!r})")
+    if rules.positions not in POSITION_KINDS:
+        raise RulesError(f"{where}: the rules of {rules.game_id}: positions must be "
+                         f"\"partitions\" or \"arrays\" (got {rules.positions!r})")
+    if rules.arrays and rules.starts is None:
+        raise RulesError(f"{where}: the rules of {rules.game_id}: POSITIONS = \"arrays\" needs "
+                         "starts(n), the start positions of size n (there is no default)")
+    if rules.arrays and rules.state:
+        raise RulesError(f"{where}: the rules of {rules.game_id}: STATE is the integers after a "
+                         "partition's parts; with POSITIONS = \"arrays\" the array holds them")
 
 
 
@@ -290,6 +362,15 @@ def state_of(game_id: str) -> int:
     return found.state if found is not None else 0
 
 
+def positions_of(game_id: str) -> str:
+    """The ``POSITIONS`` of a rules game this process has loaded ("partitions" for any other
+    id): a game whose positions are arrays has :data:`pipeline.schema.ARRAY_SCHEMA` (its view's
+    schema, empty before a record)."""
+    with _LOCK:
+        found = _REGISTRY.get(game_id)
+    return found.positions if found is not None else "partitions"
+
+
 def known_game_ids() -> list[str]:
     """The ids of the rules games this process knows without loading any: those registered
     (``--rules``) and the names of the installed ``partgames.games`` entry points (for the SQL
@@ -301,5 +382,5 @@ def known_game_ids() -> list[str]:
 
 
 __all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "declare_views", "find_rules", "known_game_ids",
-           "load_rules_file", "load_rules_source", "register", "rules_from_namespace", "state_of",
-           "unregister"]
+           "load_rules_file", "load_rules_source", "positions_of", "register", "rules_from_namespace",
+           "state_of", "unregister"]

@@ -24,6 +24,8 @@ QUERIES = "queries"
 
 def consistency_text(rules: Rules) -> str:
     """The statement file (queries/FORMAT.md) of a rules game's consistency statement."""
+    if rules.arrays:
+        return _arrays_consistency_text(rules)
     gid = rules.game_id
     multi = "true" if rules.multi_edges else "false"
     every = "true" if rules.starts is None else "false"
@@ -50,6 +52,36 @@ def consistency_text(rules: Rules) -> str:
 -- domain: {view} SELECT n, examined FROM rules_examined('v_', {multi}, {every}) WHERE verify_subject(n)
 {view}
 SELECT * FROM rules_consistency('v_', {multi}, {every})
+"""
+
+
+def _arrays_consistency_text(rules: Rules) -> str:
+    """The consistency statement of rules whose positions are arrays (``POSITIONS = "arrays"``):
+    a follower's record is the record of its array (the records have no partition key), so a
+    follower that is not a start of an n the store holds leaves its record unchecked."""
+    gid = rules.game_id
+    multi = "true" if rules.multi_edges else "false"
+    view = f"WITH v_ AS NOT MATERIALIZED (SELECT * FROM {quote_name(gid)})"
+    edges = ("two moves to one position are two edges" if rules.multi_edges
+             else "two moves to one position are one edge")
+    return f"""\
+-- id: consistency.rules.{gid}
+-- source: docs/definitions.md §3, §4, §5 and the rules of {gid} ({rules.label or 'no file'}):
+--   the store checked against itself
+-- kind: consistency
+-- statement: Every {gid} record agrees with the records of its followers, the options its
+--   rules give (rules_options; {edges}), each found by its array among the records: sg and
+--   sg_misere are the mex of the followers' (a terminal position has sg 0 and sg_misere 1),
+--   nodes = 1 + Σ nodes, leaves = Σ leaves (1 at a terminal), height = 1 + max height (0 at a
+--   terminal), a count NULL exactly when a follower's is NULL or the sum passes 2^63 − 1, states
+--   between 1 + max and 1 + Σ of the followers' states, and each CGH flag is its local condition
+--   at the record AND the followers' flags.
+-- covers: {gid}; every record whose options are records of at most its n or terminal under the
+--   rules (its positions are arrays: a record with another option is not checked)
+-- needs: followers
+-- domain: {view} SELECT n, examined FROM rules_array_examined('v_', {multi}) WHERE verify_subject(n)
+{view}
+SELECT * FROM rules_array_consistency('v_', {multi})
 """
 
 

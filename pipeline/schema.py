@@ -101,15 +101,22 @@ BOARD_SCHEMA = pa.schema(COMMON_FIELDS)
 STATE_SCHEMA = BOARD_SCHEMA.append(pa.field("state", pa.list_(pa.int64())))
 SLOWNIM_SCHEMA = pa.schema(COMMON_FIELDS + SLOWNIM_FIELDS)
 LCTR_D_SCHEMA = pa.schema(LCTR_D_FIELDS)
+#: The records of a game given by rules whose positions are not partitions (``POSITIONS =
+#: "arrays"``, docs/rules.md): a start is any nonempty integer array, the game's own encoding of
+#: a position of size n, so no partition feature describes it. ``parts`` holds the start's
+#: integers as the rules encode it (the name the views, the summaries and the report read a
+#: record's position by); the rest are the values of COMMON_FIELDS.
+ARRAY_SCHEMA = pa.schema(COMMON_FIELDS[:14])
 
 FLAG_NAMES = ("domestic", "tame", "pet", "miserable", "forced", "returnable")
 
 #: The kinds of record a game writes (``Game.record_kind``), each with its schema: a partition's
 #: (the board games, the non-repetitive games, rules games), a partition's with the ``state``
-#: column (rules games with ``STATE``), Slow SetNim's (the ``slownim`` view unites these) and
-#: d-dimensional LCTR's.
+#: column (rules games with ``STATE``), Slow SetNim's (the ``slownim`` view unites these),
+#: d-dimensional LCTR's and a rules game's whose positions are its own arrays.
 RECORD_KINDS: dict[str, pa.Schema] = {"partition": BOARD_SCHEMA, "state": STATE_SCHEMA,
-                                      "slownim": SLOWNIM_SCHEMA, "lctr_d": LCTR_D_SCHEMA}
+                                      "slownim": SLOWNIM_SCHEMA, "lctr_d": LCTR_D_SCHEMA,
+                                      "arrays": ARRAY_SCHEMA}
 
 
 def record_kind(columns: Any) -> str:
@@ -119,13 +126,18 @@ def record_kind(columns: Any) -> str:
 
     >>> record_kind(SLOWNIM_SCHEMA), record_kind(["n", "parts", "state", "game"])
     ('slownim', 'state')
+    >>> record_kind(ARRAY_SCHEMA), record_kind(BOARD_SCHEMA)
+    ('arrays', 'partition')
     """
     names = set(columns.names if isinstance(columns, pa.Schema) else columns)
     if {"stacks", "moves"} <= names:
         return "slownim"
     if "dims" in names:
         return "lctr_d"
-    return "state" if "state" in names else "partition"
+    if "state" in names:
+        return "state"
+    # every kind but a rules game's own arrays has its position's features (num_parts)
+    return "partition" if "num_parts" in names else "arrays"
 
 
 #: The columns whose minimum and maximum a (game, n)'s summary keeps (:mod:`pipeline.summaries`),

@@ -657,6 +657,92 @@ CREATE OR REPLACE MACRO rules_consistency(view_, multi_, all_starts_) AS TABLE
     SELECT c_.* FROM follower_check('recs_', 'edges_') c_
     WHERE (c_.game, part_key(c_.parts)) NOT IN (SELECT (game, key) FROM out_);
 
+-- rules_array_moves(keyed, multi): the moves of the records of rules whose positions are arrays
+-- (POSITIONS = "arrays", docs/rules.md), for consistency.rules.GAME as rules_moves gives those
+-- of rules on partitions. `keyed` names the records with a key each (positive, one a record:
+-- rules_array_consistency numbers them); a follower's key is that of the first record of its
+-- array, 0 for an option with no record and no option (terminal under the rules), NULL for an
+-- option with no record that has options (not a start, or of an n the view does not hold). One
+-- row per move (per distinct option when multi is false) of the subjects (verify_subject) and
+-- of the followers of their swap positions, with `subject`; a record with no move has no row.
+-- Example: lctr_d3_rules' record [1,1,1] (one cell) has three rows, each fkey 0 ([0] terminal).
+CREATE OR REPLACE MACRO rules_array_moves(keyed_, multi_) AS TABLE
+    WITH k_ AS (SELECT * FROM query_table(keyed_)),
+    first_ AS (SELECT game, parts::BIGINT[] AS parts, min(key) AS key FROM k_ GROUP BY game, parts),
+    opts_ AS (
+        SELECT game, n, key, sg, sg_misere, verify_subject(n) AS subject,
+               unnest(rules_options(game, parts)) AS opt
+        FROM k_ WHERE verify_subject(n)
+    ),
+    subj_ AS MATERIALIZED (
+        SELECT o_.game, o_.n, o_.key, o_.sg, o_.sg_misere, o_.subject, o_.opt, f_.key AS fkey
+        FROM opts_ o_ LEFT JOIN first_ f_ ON f_.game = o_.game AND f_.parts = o_.opt
+    ),
+    more_ AS (
+        SELECT game, n, key, sg, sg_misere, false AS subject,
+               unnest(rules_options(game, parts)) AS opt
+        FROM k_
+        WHERE NOT verify_subject(n) AND (game, key) IN (
+            SELECT (game, fkey) FROM subj_
+            WHERE (sg = 0 AND sg_misere = 1) OR (sg = 1 AND sg_misere = 0))
+    ),
+    all_ AS (
+        SELECT * FROM subj_
+        UNION ALL
+        SELECT m_.game, m_.n, m_.key, m_.sg, m_.sg_misere, m_.subject, m_.opt, f_.key
+        FROM more_ m_ LEFT JOIN first_ f_ ON f_.game = m_.game AND f_.parts = m_.opt
+    ),
+    resolved_ AS (
+        SELECT game, n, key, sg, sg_misere, subject, opt,
+               CASE WHEN fkey IS NOT NULL THEN fkey
+                    WHEN len(rules_options(game, opt)) = 0 THEN 0 END AS fkey
+        FROM all_
+    )
+    SELECT game, n, key, sg, sg_misere, subject, fkey FROM resolved_ WHERE multi_
+    UNION ALL
+    SELECT DISTINCT game, n, key, sg, sg_misere, subject, fkey FROM resolved_ WHERE NOT multi_;
+
+-- rules_array_unchecked(moves): the subjects of a rules_array_moves table (named `moves`) whose
+-- values their followers' records cannot give: one with a move to a NULL fkey, or whose pair is
+-- a swap (returnable looks two moves ahead) with a follower that has one. One row (game, key).
+CREATE OR REPLACE MACRO rules_array_unchecked(moves_) AS TABLE
+    WITH m_ AS (SELECT * FROM query_table(moves_)),
+    bad_ AS (SELECT DISTINCT game, key FROM m_ WHERE fkey IS NULL)
+    SELECT game, key FROM m_ WHERE subject AND (game, key) IN (SELECT (game, key) FROM bad_)
+    UNION
+    SELECT s_.game, s_.key FROM m_ s_
+    JOIN bad_ b_ ON b_.game = s_.game AND b_.key = s_.fkey
+    WHERE s_.subject AND ((s_.sg = 0 AND s_.sg_misere = 1) OR (s_.sg = 1 AND s_.sg_misere = 0));
+
+-- rules_array_examined(view, multi): one row per subject of the records in the view (or CTE)
+-- named `view` of rules whose positions are arrays, with `examined` false for those
+-- rules_array_unchecked leaves out (the domain of consistency.rules.GAME).
+CREATE OR REPLACE MACRO rules_array_examined(view_, multi_) AS TABLE
+    WITH keyed_ AS MATERIALIZED (
+        SELECT game, n, parts, sg, sg_misere, row_number() OVER () AS key FROM query_table(view_)
+    ),
+    moves_ AS MATERIALIZED (SELECT * FROM rules_array_moves('keyed_', multi_)),
+    out_ AS (SELECT * FROM rules_array_unchecked('moves_'))
+    SELECT n, (game, key) NOT IN (SELECT (game, key) FROM out_) AS examined
+    FROM keyed_ WHERE verify_subject(n);
+
+-- rules_array_consistency(view, multi): follower_check over the records of rules whose
+-- positions are arrays, each record keyed by its row (follower_check needs a key, and the
+-- records of such rules have no ordinal), its moves from its rules (rules_array_moves), the
+-- subjects rules_array_unchecked names left out.
+CREATE OR REPLACE MACRO rules_array_consistency(view_, multi_) AS TABLE
+    WITH recs_ AS MATERIALIZED (
+        SELECT game, n, parts, row_number() OVER () AS key, sg, sg_misere, nodes, leaves, states,
+               height, domestic, tame, pet, miserable, forced, returnable
+        FROM query_table(view_)
+    ),
+    moves_ AS MATERIALIZED (SELECT * FROM rules_array_moves('recs_', multi_)),
+    edges_ AS (SELECT game, key, sg, sg_misere, fkey FROM moves_ WHERE fkey IS NOT NULL),
+    out_ AS MATERIALIZED (SELECT * FROM rules_array_unchecked('moves_'))
+    SELECT c_.* FROM follower_check('recs_', 'edges_') c_
+    WHERE (c_.game, c_.n, c_.parts) NOT IN (
+        SELECT (r_.game, r_.n, r_.parts) FROM recs_ r_ JOIN out_ o_ ON o_.game = r_.game AND o_.key = r_.key);
+
 -- ---- Thick Γ-partitions (a^m, r^s), a > r (lctr-some-results.txt, Lemmas 14-16, Theorem 17) ----
 -- For such a record: a = largest, m = conjugate[largest] (the parts equal to a), r =
 -- parts[num_parts] (the smallest part).

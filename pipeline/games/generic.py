@@ -41,10 +41,10 @@ import pyarrow as pa
 from pipeline.errors import PartgamesError
 from pipeline.games.base import Game
 from pipeline.games.cgh import ALL_AND, F_ALL, sadd, summarize
-from pipeline.games.columns import common_columns
+from pipeline.games.columns import common_columns, flag_arrays, list_array, narrow_array, nullable_count
 from pipeline.games.single_partition import zeroed_outputs
 from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
-from pipeline.schema import BOARD_SCHEMA, STATE_SCHEMA
+from pipeline.schema import ARRAY_SCHEMA, BOARD_SCHEMA, STATE_SCHEMA
 
 if TYPE_CHECKING:
     from pipeline.rules import Rules
@@ -761,11 +761,14 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     """The records (:data:`~pipeline.schema.BOARD_SCHEMA`) of ``rules`` started at each position
     ``values[offsets[p]:offsets[p+1]]`` of n, in that order: a partition of n, followed by the
     rules' ``state`` integers (then the records are :data:`STATE_SCHEMA`'s, the partition
-    columns of the partition, ``state`` the integers). ``walk_order``: consecutive partitions of
-    n in the solvers' order, :func:`pipeline.partitions.enumerate_partitions`."""
+    columns of the partition, ``state`` the integers), or, for rules whose positions are arrays,
+    any start of size n (:func:`solve_arrays`). ``walk_order``: consecutive partitions of n in
+    the solvers' order, :func:`pipeline.partitions.enumerate_partitions`."""
     records = len(offsets) - 1
     values = np.ascontiguousarray(values, dtype=np.int64)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    if rules.arrays:
+        return solve_arrays(rules, values, offsets, n, table_limit)
     k = rules.state
     parts, parts_offsets = values, offsets
     if k:
@@ -778,14 +781,7 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     nonempty = parts_offsets[1:] > parts_offsets[:-1]
     firsts = int(parts[parts_offsets[:-1][nonempty]].sum())
     out = zeroed_outputs(records, int(parts_offsets[-1]), firsts)
-    got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
-                       int(table_limit),
-                       out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags)
-    if got < 0:
-        p = -1 - got
-        lam = ",".join(str(int(v)) for v in values[offsets[p]:offsets[p + 1]])
-        raise RulesLoopError(f"{rules.game_id}: play from {lam} returns to a position it passed "
-                             "(the rules must give a finite game)")
+    _solved(rules, values, offsets, table_limit, out)
     partition_features(parts, parts_offsets, out.parts, out.parts_offsets, out.conjugate,
                        out.conjugate_offsets, out.num_parts, out.largest, out.durfee, out.rank,
                        out.distinct_sizes)
@@ -795,10 +791,52 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     return pa.Table.from_arrays(columns, schema=BOARD_SCHEMA)
 
 
+def _solved(rules: Rules, values: np.ndarray, offsets: np.ndarray, table_limit: int,
+            out: Any) -> None:
+    """Solve the starts ``values[offsets[p]:offsets[p+1]]`` into ``out``'s value arrays; a
+    :class:`RulesLoopError` when play returns to a position."""
+    got = solve_starts(expansion(rules.options), bool(rules.multi_edges), values, offsets,
+                       int(table_limit),
+                       out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags)
+    if got < 0:
+        p = -1 - got
+        lam = ",".join(str(int(v)) for v in values[offsets[p]:offsets[p + 1]])
+        raise RulesLoopError(f"{rules.game_id}: play from {lam} returns to a position it passed "
+                             "(the rules must give a finite game)")
+
+
+def solve_arrays(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: int,
+                 table_limit: int = TABLE_LIMIT) -> pa.Table:
+    """The records (:data:`~pipeline.schema.ARRAY_SCHEMA`) of rules whose positions are arrays
+    (``POSITIONS = "arrays"``) started at each ``values[offsets[p]:offsets[p+1]]``, a start of
+    size n (:meth:`pipeline.rules.Rules.start_arrays` checked it: nonempty, in int16's range),
+    in that order: ``parts`` holds the start's integers."""
+    records = len(offsets) - 1
+    out = zeroed_outputs(records, 0, 0)
+    _solved(rules, values, offsets, table_limit, out)
+    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+    if low < -(1 << 15) or high >= 1 << 15:  # start_arrays refuses them before
+        raise RuntimeError(f"{rules.game_id} n={n}: a start's integer outside int16")
+    columns = [
+        pa.array(np.full(records, n, np.int16)),
+        list_array(values[:offsets[-1]].astype(np.int16), offsets, pa.int16()),
+        narrow_array(out.sg, np.int16, f"n={n}: a Sprague-Grundy value"),
+        narrow_array(out.sg_misere, np.int16, f"n={n}: a misère Sprague-Grundy value"),
+        nullable_count(out.nodes),
+        nullable_count(out.leaves),
+        pa.array(out.states),
+        narrow_array(out.height, np.int32, f"n={n}: a longest play"),
+        *flag_arrays(out.flags),
+    ]
+    return pa.Table.from_arrays(columns, schema=ARRAY_SCHEMA)
+
+
 class GenericGame(Game):
     """A game given by its rules (:class:`pipeline.rules.Rules`) as the runner sees it. Its starts
     are every partition of n, in the board games' shards and order (so it shares their
-    :data:`~pipeline.schema.PARTITION_COLUMNS` in a run), or the rules' own ``starts(n)``."""
+    :data:`~pipeline.schema.PARTITION_COLUMNS` in a run), or the rules' own ``starts(n)`` (the
+    only starts of rules whose positions are arrays, whose records are
+    :data:`~pipeline.schema.ARRAY_SCHEMA`'s)."""
 
     parallel = True
     #: The rules solve any chosen partition (with ``STATE`` = k, followed by k zeros).
@@ -807,18 +845,24 @@ class GenericGame(Game):
     def __init__(self, rules: Rules, table_limit: int | None = None):
         self.rules = rules
         self.game_id = rules.game_id
-        self.schema = STATE_SCHEMA if rules.state else BOARD_SCHEMA
+        self.schema = (ARRAY_SCHEMA if rules.arrays else STATE_SCHEMA if rules.state
+                       else BOARD_SCHEMA)
         self.table_limit = _table_limit if table_limit is None else table_limit
         self.record_order = "partitions" if rules.starts is None else None
         #: A position with no state is a partition, and so is a box's sub-partition: the rules
         #: solve any partition (:meth:`solve_chosen`); with state, a box's position would need
         #: state no diagram gives.
-        self.diagram_positions = not rules.state
+        self.diagram_positions = not rules.state and not rules.arrays
         self.rules_source = rules.source
         self.positions_are = (f"partitions followed by {rules.state} integers (STATE = "
                               f"{rules.state}), so the boxes of a diagram are not its positions"
                               if rules.state else "partitions")
         self.family = "the games given by their rules"
+        if rules.arrays:
+            # no partition is a position: nothing that takes a partition takes the game
+            self.solves_chosen = False
+            self.positions_are = 'integer arrays of its rules\' own encoding (POSITIONS = "arrays")'
+            self.family = 'games given by rules on integer arrays (POSITIONS = "arrays")'
         self.commit_fields = {"rules": rules.label} if rules.label else {}
         if rules.state:  # verify says no consistency statement checks such records
             self.commit_fields["rules_state"] = str(rules.state)
@@ -859,7 +903,12 @@ class GenericGame(Game):
     def solve_chosen(self, n: int, values: np.ndarray, offsets: np.ndarray,
                      partition_columns: dict[str, pa.Array] | None = None) -> pa.Table:
         """The records of the partitions ``values[offsets[p]:offsets[p+1]]`` of n, in that order
-        (with rules' ``STATE`` = k, each followed by k zeros: the default start)."""
+        (with rules' ``STATE`` = k, each followed by k zeros: the default start); refused for
+        rules whose positions are arrays (:attr:`solves_chosen` is False: no partition is one)."""
+        if self.rules.arrays:
+            from pipeline.rules import RulesError
+
+            raise RulesError(f"{self.game_id}: its positions are {self.positions_are}, not partitions")
         if self.rules.state:
             values, offsets = with_zero_state(values, offsets, self.rules.state)
         return solve_partitions(self.rules, values, offsets, n, self.table_limit, partition_columns)
@@ -901,4 +950,5 @@ class GenericGame(Game):
 
 
 __all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "options_arrow",
-           "rules_options_arrow", "solve_partitions", "solve_starts", "with_zero_state"]
+           "rules_options_arrow", "solve_arrays", "solve_partitions", "solve_starts",
+           "with_zero_state"]

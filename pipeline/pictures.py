@@ -147,6 +147,8 @@ def read_grids(con: duckdb.DuckDBPyConnection, game: str, partitions: Sequence[t
     parts, sg, sg_misere), in one SQL join of every cell's sub-partition with its record, as the
     ``cell_grid`` macro does. The view is read with a constant list of n, so that DuckDB opens
     only those n's files (n is the store's partition key)."""
+    from pipeline.query import quote_name
+
     partitions = [tuple(p) for p in partitions]
     if not partitions:
         return []
@@ -156,8 +158,8 @@ def read_grids(con: duckdb.DuckDBPyConnection, game: str, partitions: Sequence[t
     con.register("_draw_cells", table)
     sources = []
     if ns:
-        quoted = '"' + game.replace('"', '""') + '"'
-        sources.append(f"SELECT n, parts, sg, sg_misere FROM {quoted} WHERE n IN ({', '.join(map(str, ns))})")
+        sources.append(f"SELECT n, parts, sg, sg_misere FROM {quote_name(game)} "
+                       f"WHERE n IN ({', '.join(map(str, ns))})")
     if solved is not None:
         con.register("_draw_solved", solved.select(["n", "parts", "sg", "sg_misere"]))
         sources.append("SELECT n, parts, sg, sg_misere FROM _draw_solved")

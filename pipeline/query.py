@@ -84,6 +84,15 @@ def _escape(text: str) -> str:
     return text.replace("'", "''")
 
 
+def quote_string(text: str) -> str:
+    """``text`` as an SQL string literal.
+
+    >>> quote_string("it's")
+    "'it''s'"
+    """
+    return f"'{_escape(text)}'"
+
+
 _JOB_COLUMNS = {"game": "VARCHAR", "n": "BIGINT", "records": "BIGINT", "shards": "BIGINT",
                 "kept": "VARCHAR", "kept_records": "BIGINT", "version": "VARCHAR", "code": "VARCHAR",
                 "bytes": "BIGINT", "selection": "VARCHAR"}

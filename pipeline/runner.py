@@ -547,7 +547,7 @@ DEFAULT_BYTES_PER_RECORD = 24.0
 #: A record of :data:`~pipeline.schema.BOARD_SCHEMA` in a game with nothing committed yet: its
 #: bytes, and each shard file's own (footer and headers). LCTR and Downright at n = 40-100 take
 #: 8.7-10.3 bytes a record beside about 5.5 kB a file, the nine board games at n = 20 alike; the
-#: 24 bytes above, right for tiny n, made the overnight run (n <= 100, 31 GB) look like 79 GB.
+#: 24 bytes above, right for tiny n only, would overstate a large run about 2.5 times.
 BOARD_RECORD_BYTES = 12.0
 SHARD_FILE_BYTES = 8192
 

@@ -43,6 +43,7 @@ from pipeline.query import (
     held_prefix,
     queries_dir,
     quote_name,
+    quote_string,
     read_files_sql,
     slownim_games,
     stored_n,
@@ -238,7 +239,7 @@ def _predicate_query(games: tuple[str, ...], clauses: tuple[Clause, ...], show: 
     labelled = any(c.label for c in clauses)
     cols = "n, parts" + (f", {show}" if show else "")
     return "\nUNION ALL\n".join(
-        f"SELECT '{g}' AS game, " + (f"{_string(c.label or '')} AS family, " if labelled else "")
+        f"SELECT '{g}' AS game, " + (f"{quote_string(c.label or '')} AS family, " if labelled else "")
         + f"{cols} FROM {_source(g, followers)} "
         + f"WHERE {_subjects(followers)}({c.where}) AND {_fails(c, followers)}"
         for g in games for c in clauses if c.about(g))
@@ -249,11 +250,6 @@ def _fails(clause: Clause, followers: bool) -> str:
     clause), or, over a neighbourhood, not true: there a NULL is a neighbour's record missing,
     and a statement never holds on a record it could not check."""
     return f"({clause.check}) IS NOT TRUE" if followers else f"NOT ({clause.check})"
-
-
-def _string(text: str) -> str:
-    """``text`` as an SQL string literal."""
-    return "'" + text.replace("'", "''") + "'"
 
 
 def _strip_query(text: str) -> str:

@@ -472,13 +472,14 @@ def zeroed_outputs(records: int, part_values: int, largest_values: int) -> Kerne
     :class:`pipeline.games.walk.KernelOutput`), zeroed."""
     i64 = np.int64
     return KernelOutput(
-        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
-        np.zeros(records, i64), np.zeros(records, i64), np.zeros(records, i64),
-        np.zeros((6, records), np.bool_),
-        np.zeros(part_values, np.int16), np.zeros(records + 1, i64),
-        np.zeros(largest_values, np.int16), np.zeros(records + 1, i64),
-        np.zeros(records, np.int16), np.zeros(records, np.int16), np.zeros(records, np.int16),
-        np.zeros(records, np.int16), np.zeros(records, np.int16),
+        sg=np.zeros(records, i64), sg_misere=np.zeros(records, i64), nodes=np.zeros(records, i64),
+        leaves=np.zeros(records, i64), states=np.zeros(records, i64), height=np.zeros(records, i64),
+        flags=np.zeros((6, records), np.bool_),
+        parts=np.zeros(part_values, np.int16), parts_offsets=np.zeros(records + 1, i64),
+        conjugate=np.zeros(largest_values, np.int16), conjugate_offsets=np.zeros(records + 1, i64),
+        num_parts=np.zeros(records, np.int16), largest=np.zeros(records, np.int16),
+        durfee=np.zeros(records, np.int16), rank=np.zeros(records, np.int16),
+        distinct_sizes=np.zeros(records, np.int16),
     )
 
 

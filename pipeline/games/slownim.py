@@ -665,27 +665,18 @@ def _zeroed_outputs(records: int, s: int, n: int) -> SlowNimOutput:
     i64 = np.int64
     parts = records * min(s, n)
     return SlowNimOutput(
-        np.zeros(records, i64),  # sg
-        np.zeros(records, i64),  # sg_misere
-        np.zeros(records, i64),  # nodes
-        np.zeros(records, i64),  # leaves
-        np.zeros(records, i64),  # states
-        np.zeros(records, i64),  # height
-        np.zeros((6, records), np.bool_),  # flags, one row per flag
-        np.zeros(parts, np.int16),  # parts
-        np.zeros(records + 1, i64),
-        np.zeros(records * n, np.int16),  # conjugate (largest ≤ n)
-        np.zeros(records + 1, i64),
-        np.zeros(records, np.int16),  # num_parts
-        np.zeros(records, np.int16),  # largest
-        np.zeros(records, np.int16),  # durfee
-        np.zeros(records, np.int16),  # rank
-        np.zeros(records, np.int16),  # distinct_sizes
-        np.zeros(records, np.bool_),  # reduced
-        np.zeros(parts, np.int16),  # reduced_parts
-        np.zeros(records + 1, i64),
-        np.zeros(records, np.int16),  # odd_stacks
-        np.zeros(records, np.int16),  # sum_mod
+        sg=np.zeros(records, i64), sg_misere=np.zeros(records, i64), nodes=np.zeros(records, i64),
+        leaves=np.zeros(records, i64), states=np.zeros(records, i64), height=np.zeros(records, i64),
+        flags=np.zeros((6, records), np.bool_),  # one row per flag
+        parts=np.zeros(parts, np.int16), parts_offsets=np.zeros(records + 1, i64),
+        conjugate=np.zeros(records * n, np.int16),  # largest part <= n
+        conjugate_offsets=np.zeros(records + 1, i64),
+        num_parts=np.zeros(records, np.int16), largest=np.zeros(records, np.int16),
+        durfee=np.zeros(records, np.int16), rank=np.zeros(records, np.int16),
+        distinct_sizes=np.zeros(records, np.int16),
+        reduced=np.zeros(records, np.bool_), reduced_parts=np.zeros(parts, np.int16),
+        reduced_offsets=np.zeros(records + 1, i64),
+        odd_stacks=np.zeros(records, np.int16), sum_mod=np.zeros(records, np.int16),
     )
 
 

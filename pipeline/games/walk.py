@@ -361,22 +361,15 @@ def empty_outputs(records: int, part_values: int, largest_values: int,
         part_values += FEATURE_BLOCK
         largest_values += FEATURE_BLOCK
     return KernelOutput(
-        pool_array(records, i64),  # sg
-        pool_array(records, i64),  # sg_misere
-        pool_array(records, i64),  # nodes
-        pool_array(records, i64),  # leaves
-        pool_array(records, i64),  # states
-        pool_array(records, i64),  # height
-        pool_array(records, np.bool_, rows=6),  # flags, one row per flag
-        pool_array(part_values, np.int16),  # parts
-        pool_array(offsets, i64),
-        pool_array(largest_values, np.int16),  # conjugate
-        pool_array(offsets, i64),
-        pool_array(records_f, np.int16),  # num_parts
-        pool_array(records_f, np.int16),  # largest
-        pool_array(records_f, np.int16),  # durfee
-        pool_array(records_f, np.int16),  # rank
-        pool_array(records_f, np.int16),  # distinct_sizes
+        sg=pool_array(records, i64), sg_misere=pool_array(records, i64),
+        nodes=pool_array(records, i64), leaves=pool_array(records, i64),
+        states=pool_array(records, i64), height=pool_array(records, i64),
+        flags=pool_array(records, np.bool_, rows=6),  # one row per flag
+        parts=pool_array(part_values, np.int16), parts_offsets=pool_array(offsets, i64),
+        conjugate=pool_array(largest_values, np.int16), conjugate_offsets=pool_array(offsets, i64),
+        num_parts=pool_array(records_f, np.int16), largest=pool_array(records_f, np.int16),
+        durfee=pool_array(records_f, np.int16), rank=pool_array(records_f, np.int16),
+        distinct_sizes=pool_array(records_f, np.int16),
     )
 
 

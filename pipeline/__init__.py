@@ -75,7 +75,7 @@ def record_sources(package: Path) -> list[tuple[str, Path]]:
     return sorted(files)
 
 
-def _distribution_version(name: str) -> str:
+def distribution_version(name: str) -> str:
     """The version of the distribution that ``import name`` loads, read off its ``.dist-info``
     folder's name beside the package (a directory listing; ``importlib.metadata`` costs every
     command 60 ms to import, and importing the package itself more). Where no such folder is
@@ -130,7 +130,7 @@ def source_digest() -> str:
     it), and a cluster run's check that every worker runs the client's code.
     """
     return code_digest(Path(__file__).resolve().parent,
-                       {name: _distribution_version(name) for name in RECORD_DEPENDENCIES})
+                       {name: distribution_version(name) for name in RECORD_DEPENDENCIES})
 
 
 def _kernel_cache_dir() -> Path:

@@ -31,7 +31,7 @@ import numpy as np
 from numba.core import config
 from numba.core.caching import UserProvidedCacheLocator
 
-from pipeline import _distribution_version
+from pipeline import distribution_version
 
 #: Top-level packages whose functions this locator keys (a test adds a temporary one).
 PACKAGES = {"pipeline"}
@@ -136,7 +136,7 @@ def _file_digest(path: Path, _mtime_ns: int, _size: int) -> bytes:
 @functools.cache
 def _compilers() -> bytes:
     """:data:`COMPILERS` and their versions, as every kernel's key ends (looked up once)."""
-    return "".join(f"{name}=={_distribution_version(name)}\0" for name in COMPILERS).encode()
+    return "".join(f"{name}=={distribution_version(name)}\0" for name in COMPILERS).encode()
 
 
 @functools.cache

@@ -618,7 +618,7 @@ def _solve_plan(store: Store, plan: _Plan, jobs: int, record_done: Callable[[Sha
     elif plan.tasks:
         from pipeline import cluster as dask_cluster  # Dask only for a cluster run
 
-        rules = _rules_sources([g for gs, _ in plan.tasks for g in gs])  # to the workers
+        rules = rules_sources([g for gs, _ in plan.tasks for g in gs])  # to the workers
         summary.tasks_per_worker = dask_cluster.solve_all(
             store.root, [([g.game_id for g in gs], items) for gs, items in plan.tasks],
             cluster, functools.partial(solve_task, keep=keep.text, rules=rules), record_done)
@@ -827,7 +827,7 @@ class CodeMismatch(PartgamesError):
     """A cluster worker runs other code than the client (one line, naming the worker)."""
 
 
-def _rules_sources(games: list[Game]) -> list[tuple[str, str]]:
+def rules_sources(games: list[Game]) -> list[tuple[str, str]]:
     """The files (name, text) of the run's rules games read from ``--rules`` files
     (:attr:`pipeline.games.base.Game.rules_source`), for the workers of a cluster run (an entry
     point's rules are installed there as here)."""

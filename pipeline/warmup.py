@@ -146,7 +146,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _compile(task: Task, sources: tuple[tuple[str, str], ...] = ()) -> None:
+def compile_task(task: Task, sources: tuple[tuple[str, str], ...] = ()) -> None:
     """A worker's task: the kernels of one tiny solve (and, if ``writes``, of a tiny run).
     ``sources``: the run's rules files (name, text), registered first, since a spawned worker
     knows only the games of the package and of its entry points."""
@@ -207,7 +207,7 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
                                initializer=_ignore_interrupts)
     try:
         sources = tuple(dict.fromkeys(g.rules_source for g in games if g.rules_source is not None))
-        futures = [(key, task, pool.submit(_compile, task, sources)) for key, task in todo.items()]
+        futures = [(key, task, pool.submit(compile_task, task, sources)) for key, task in todo.items()]
         # In short waits: a signal the OS hands to another thread of this process (the pool's)
         # runs its handler only when the main thread next runs Python code.
         while wait([future for _, _, future in futures], timeout=0.2).not_done:

@@ -231,11 +231,11 @@ def test_a_game_that_does_not_declare_it_is_refused_as_before(rows_family, tmp_p
 
 
 def test_a_cluster_run_ships_the_rules_file_a_game_says_it_was_read_from() -> None:
-    from pipeline.runner import _rules_sources
+    from pipeline.runner import rules_sources
 
     king = GenericGame(load_rules_file(EXAMPLES / "king_rules.py")[0])
     assert king.rules_source == ("king_rules.py", (EXAMPLES / "king_rules.py").read_text())
     shipped = RowsGame("rows3")
     shipped.rules_source = ("rows_rules.py", "# rows")
-    assert _rules_sources([get_game("king"), king, shipped, king]) == [king.rules_source,
+    assert rules_sources([get_game("king"), king, shipped, king]) == [king.rules_source,
                                                                        shipped.rules_source]

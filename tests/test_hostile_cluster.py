@@ -99,7 +99,7 @@ def test_the_digest_covers_the_versions_of_the_libraries_that_compute_records(
     """A process that would import another version of numba, llvmlite, numpy or pyarrow (here
     a stand-in package with its .dist-info, first on the path; the digest does not import it)
     computes another digest."""
-    assert pipeline._distribution_version(library) not in ("absent", "0.0.1")
+    assert pipeline.distribution_version(library) not in ("absent", "0.0.1")
     fake = tmp_path / "site"
     (fake / library).mkdir(parents=True)
     (fake / library / "__init__.py").write_text("raise ImportError('a stand-in')\n")
@@ -107,7 +107,7 @@ def test_the_digest_covers_the_versions_of_the_libraries_that_compute_records(
     (fake / f"{library}-0.0.1.dist-info" / "METADATA").write_text(
         f"Metadata-Version: 2.1\nName: {library}\nVersion: 0.0.1\n")
     assert _digest_of(ROOT) != _digest_of(ROOT, fake)
-    versions = {name: pipeline._distribution_version(name) for name in pipeline.RECORD_DEPENDENCIES}
+    versions = {name: pipeline.distribution_version(name) for name in pipeline.RECORD_DEPENDENCIES}
     package = Path(pipeline.__file__).resolve().parent
     assert pipeline.code_digest(package, versions) == pipeline.source_digest()
     assert pipeline.code_digest(package, {**versions, library: versions[library] + ".post1"}) \

@@ -322,7 +322,7 @@ def test_a_rules_game_compiles_its_solver_up_front(tmp_path: Path, monkeypatch) 
     assert sources == ((source.name, source.read_text()),)
     # the worker's side: the game unknown until its source is registered
     rules_module.unregister("lctr_rules")
-    warmup._compile((("lctr_rules",), False, False), sources)
+    warmup.compile_task((("lctr_rules",), False, False), sources)
     assert get_game("lctr_rules").game_id == "lctr_rules"
     rules_module.unregister("lctr_rules")
 

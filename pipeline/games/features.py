@@ -124,6 +124,53 @@ def _rank(values, a, b, shift, total, table):  # pragma: no cover - compiled
     return rank
 
 
+@numba.njit(cache=True, inline="always")
+def _is_quadrated(values, a, b):  # pragma: no cover - compiled
+    """Every part even and every multiplicity even: the parts ``values[a:b]`` pair up as
+    (λ1 = λ2), (λ3 = λ4), …, each pair even (so the number of parts is even)."""
+    if (b - a) & 1:
+        return False
+    for k in range(a, b, 2):
+        if values[k] != values[k + 1] or (values[k] & 1) != 0:
+            return False
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _is_gen_staircase(values, a, r, distinct, last):  # pragma: no cover - compiled
+    """A generalized staircase G(k; r, c) (docs/definitions.md §1): k = ``distinct`` part
+    sizes c·k, c·(k − 1), …, c (c = ``last``, the smallest part), each on the same number of
+    rows (``r`` parts in all)."""
+    if r % distinct != 0:
+        return False
+    per = r // distinct
+    for t in range(r):
+        if values[a + t] != (distinct - t // per) * last:
+            return False
+    return True
+
+
+@numba.njit(cache=True, inline="always")
+def _is_gen_staircase_sub(values, a, r, distinct, top, last, m1):  # pragma: no cover - compiled
+    """A sub-partition of a generalized staircase, as the macro ``is_gen_staircase_sub`` states
+    it: below the first block of ``m1`` rows of the largest part ``top``, the parts drop by one
+    step every ``(r − m1) / (distinct − 1)`` rows, by ``(top − last) / (distinct − 1)`` each."""
+    if distinct == 1:
+        return True
+    g = distinct - 1
+    if (top - last) % g != 0 or (r - m1) % g != 0:
+        return False
+    diff = (top - last) // g
+    per = (r - m1) // g
+    if last > diff or m1 > per:
+        return False
+    step = max(per, 1)
+    for p in range(m1 + 1, r + 1):  # 1-based rows below the first block
+        if values[a + p - 1] != top - diff * (1 + (p - m1 - 1) // step):
+            return False
+    return True
+
+
 @numba.njit(cache=True, nogil=True)
 def _shape_columns(n, values, offsets, distinct_sizes, table, ordinals,  # pragma: no cover
                    out_shape, out_ordinal):
@@ -158,14 +205,7 @@ def _shape_columns(n, values, offsets, distinct_sizes, table, ordinals,  # pragm
         strict = distinct == r
         # r distinct parts, the largest r: exactly r, r − 1, …, 1
         stair = strict and top == r
-        # quadrated: every part even, every multiplicity even (the parts pair up as (λ1 = λ2),
-        # (λ3 = λ4), …, with r even)
-        quadrated = (top & 1) == 0 and (r & 1) == 0
-        if quadrated:
-            for k in range(a, b, 2):
-                if values[k] != values[k + 1] or (values[k] & 1) != 0:
-                    quadrated = False
-                    break
+        quadrated = _is_quadrated(values, a, b)
         m1 = 1  # multiplicity of the largest part (the conjugate's last entry)
         while m1 < r and values[a + m1] == top:
             m1 += 1
@@ -187,37 +227,14 @@ def _shape_columns(n, values, offsets, distinct_sizes, table, ordinals,  # pragm
             s |= 1 << 6
         if distinct == 2:
             s |= 1 << 7
-        # gen_staircase: G(k,r,c) with k = distinct sizes, r = rows per block, c = smallest part.
-        if r % distinct == 0:
-            per = r // distinct
-            ok = True
-            for t in range(r):
-                if values[a + t] != (distinct - t // per) * last:
-                    ok = False
-                    break
-            if ok:
-                s |= 1 << 8
+        if _is_gen_staircase(values, a, r, distinct, last):
+            s |= 1 << 8
         if r >= 2 and top >= 2 and second == 1:
             s |= 1 << 9
         if strict:
             s |= 1 << 10
-        # gen_staircase_sub, as the macro is_gen_staircase_sub states it.
-        if distinct == 1:
+        if _is_gen_staircase_sub(values, a, r, distinct, top, last, m1):
             s |= 1 << 11
-        else:
-            g = distinct - 1
-            if (top - last) % g == 0 and (r - m1) % g == 0:
-                diff = (top - last) // g
-                per = (r - m1) // g
-                if last <= diff and m1 <= per:
-                    ok = True
-                    step = max(per, 1)
-                    for p in range(m1 + 1, r + 1):  # 1-based rows below the first block
-                        if values[a + p - 1] != top - diff * (1 + (p - m1 - 1) // step):
-                            ok = False
-                            break
-                    if ok:
-                        s |= 1 << 11
         if quadrated:
             s |= 1 << 12
         out_shape[rec] = s

@@ -660,11 +660,11 @@ CREATE OR REPLACE MACRO rules_consistency(view_, multi_, all_starts_) AS TABLE
 -- rules_array_moves(keyed, multi): the moves of the records of rules whose positions are arrays
 -- (POSITIONS = "arrays", docs/rules.md), for consistency.rules.GAME as rules_moves gives those
 -- of rules on partitions. `keyed` names the records with a key each (positive, one a record:
--- rules_array_consistency numbers them); a follower's key is that of the first record of its
+-- rules_array_consistency numbers them), and a follower's key is that of the first record of its
 -- array, 0 for an option with no record and no option (terminal under the rules), NULL for an
 -- option with no record that has options (not a start, or of an n the view does not hold). One
 -- row per move (per distinct option when multi is false) of the subjects (verify_subject) and
--- of the followers of their swap positions, with `subject`; a record with no move has no row.
+-- of the followers of their swap positions, with `subject` (a record with no move has no row).
 -- Example: lctr_d3_rules' record [1,1,1] (one cell) has three rows, each fkey 0 ([0] terminal).
 CREATE OR REPLACE MACRO rules_array_moves(keyed_, multi_) AS TABLE
     WITH k_ AS (SELECT * FROM query_table(keyed_)),

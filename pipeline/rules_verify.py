@@ -22,24 +22,38 @@ from pipeline.verify import Statement, StatementError, _base_tables, parse_state
 QUERIES = "queries"
 
 
+def _parts(rules: Rules) -> tuple[str, str, str, str]:
+    """What both forms of the consistency statement say of the rules: the game id, whether two
+    moves to one position are two edges (SQL), the view it reads, and that rule in words."""
+    gid = rules.game_id
+    multi = "true" if rules.multi_edges else "false"
+    view = f"WITH v_ AS NOT MATERIALIZED (SELECT * FROM {quote_name(gid)})"
+    edges = ("two moves to one position are two edges" if rules.multi_edges
+             else "two moves to one position are one edge")
+    return gid, multi, view, edges
+
+
+def _head(rules: Rules) -> str:
+    """The consistency statement's id, source and kind lines."""
+    gid = rules.game_id
+    return (f"-- id: consistency.rules.{gid}\n"
+            f"-- source: docs/definitions.md §3, §4, §5 and the rules of {gid} "
+            f"({rules.label or 'no file'}):\n"
+            "--   the store checked against itself\n"
+            "-- kind: consistency")
+
+
 def consistency_text(rules: Rules) -> str:
     """The statement file (queries/FORMAT.md) of a rules game's consistency statement."""
     if rules.arrays:
         return _arrays_consistency_text(rules)
-    gid = rules.game_id
-    multi = "true" if rules.multi_edges else "false"
+    gid, multi, view, edges = _parts(rules)
     every = "true" if rules.starts is None else "false"
-    view = f"WITH v_ AS NOT MATERIALIZED (SELECT * FROM {quote_name(gid)})"
-    edges = ("two moves to one position are two edges" if rules.multi_edges
-             else "two moves to one position are one edge")
     starts = ("every partition is a start, so a follower's record missing is a defect of the store"
               if rules.starts is None else
               "a record with a follower that is not one of the rules' starts is not checked")
     return f"""\
--- id: consistency.rules.{gid}
--- source: docs/definitions.md §3, §4, §5 and the rules of {gid} ({rules.label or 'no file'}):
---   the store checked against itself
--- kind: consistency
+{_head(rules)}
 -- statement: Every {gid} record agrees with the records of its followers, the options its
 --   rules give (rules_options; {edges}): sg and sg_misere are the mex of the followers' (a
 --   terminal position has sg 0 and sg_misere 1), nodes = 1 + Σ nodes, leaves = Σ leaves (1 at a
@@ -59,16 +73,9 @@ def _arrays_consistency_text(rules: Rules) -> str:
     """The consistency statement of rules whose positions are arrays (``POSITIONS = "arrays"``):
     a follower's record is the record of its array (the records have no partition key), so a
     follower that is not a start of an n the store holds leaves its record unchecked."""
-    gid = rules.game_id
-    multi = "true" if rules.multi_edges else "false"
-    view = f"WITH v_ AS NOT MATERIALIZED (SELECT * FROM {quote_name(gid)})"
-    edges = ("two moves to one position are two edges" if rules.multi_edges
-             else "two moves to one position are one edge")
+    gid, multi, view, edges = _parts(rules)
     return f"""\
--- id: consistency.rules.{gid}
--- source: docs/definitions.md §3, §4, §5 and the rules of {gid} ({rules.label or 'no file'}):
---   the store checked against itself
--- kind: consistency
+{_head(rules)}
 -- statement: Every {gid} record agrees with the records of its followers, the options its
 --   rules give (rules_options; {edges}), each found by its array among the records: sg and
 --   sg_misere are the mex of the followers' (a terminal position has sg 0 and sg_misere 1),

@@ -85,6 +85,22 @@ def flag_arrays(flags: np.ndarray) -> list[pa.Array]:
     return [pa.Array.from_buffers(pa.bool_(), records, [None, pa.py_buffer(row)]) for row in bitmaps]
 
 
+def value_columns(n: int, out: KernelOutput) -> list[pa.Array]:
+    """The solved values of a kernel's outputs as Arrow arrays, in the order of the schemas
+    (:data:`pipeline.schema.COMMON_FIELDS` after ``parts``): sg, sg_misere, nodes, leaves,
+    states, height and the six CGH flags. ``out``: any outputs with those fields (a board game's
+    :class:`~pipeline.games.walk.KernelOutput`, d-dimensional LCTR's, the generic solver's)."""
+    return [
+        narrow_array(out.sg, np.int16, f"n={n}: a Sprague-Grundy value"),
+        narrow_array(out.sg_misere, np.int16, f"n={n}: a misère Sprague-Grundy value"),
+        nullable_count(out.nodes),
+        nullable_count(out.leaves),
+        pa.array(out.states),
+        narrow_array(out.height, np.int32, f"n={n}: a longest play"),
+        *flag_arrays(out.flags),
+    ]
+
+
 def shape_arrays(n: int, parts: np.ndarray, parts_offsets: np.ndarray,
                  consecutive: bool = False, distinct: np.ndarray | None = None) -> dict[str, pa.Array]:
     """The ``shape`` and ``ordinal`` columns of the partitions of ``n`` whose parts are
@@ -108,22 +124,18 @@ def common_columns(n: int, out: KernelOutput,
     outputs are not read. ``walk_order``: the records are a walk kernel's shard, consecutive
     partitions of n in the walk's order (their ordinals count up by one).
     """
-    (sg, sgm, nodes, leaves, states, height, flags, parts, parts_off, conj, conj_off,
-     num_parts, largest, durfee, rank, distinct) = (
-        out.sg, out.sg_misere, out.nodes, out.leaves, out.states, out.height, out.flags, out.parts,
-        out.parts_offsets, out.conjugate, out.conjugate_offsets, out.num_parts, out.largest,
-        out.durfee, out.rank, out.distinct_sizes)
-    records = sg.shape[0]
-    sg_column = narrow_array(sg, np.int16, f"n={n}: a Sprague-Grundy value")
-    sgm_column = narrow_array(sgm, np.int16, f"n={n}: a misère Sprague-Grundy value")
+    parts, parts_off, conj, conj_off, distinct = (out.parts, out.parts_offsets, out.conjugate,
+                                                  out.conjugate_offsets, out.distinct_sizes)
+    records = out.sg.shape[0]
+    values = value_columns(n, out)
     if partition_columns is None:
         partition_columns = {
             "n": pa.array(np.full(records, n, np.int16)),
             "parts": list_array(parts[: parts_off[-1]], parts_off, pa.int16()),
-            "num_parts": pa.array(num_parts),
-            "largest": pa.array(largest),
-            "durfee": pa.array(durfee),
-            "rank": pa.array(rank),
+            "num_parts": pa.array(out.num_parts),
+            "largest": pa.array(out.largest),
+            "durfee": pa.array(out.durfee),
+            "rank": pa.array(out.rank),
             "distinct_sizes": pa.array(distinct),
             "conjugate": list_array(conj[: conj_off[-1]], conj_off, pa.int16()),
             **shape_arrays(n, parts, parts_off, walk_order, distinct),
@@ -135,13 +147,7 @@ def common_columns(n: int, out: KernelOutput,
     return [
         p["n"],
         p["parts"],
-        sg_column,
-        sgm_column,
-        nullable_count(nodes),
-        nullable_count(leaves),
-        pa.array(states),
-        narrow_array(height, np.int32, f"n={n}: a longest play"),
-        *flag_arrays(flags),
+        *values,
         p["num_parts"],
         p["largest"],
         p["durfee"],

@@ -41,7 +41,11 @@ import pyarrow as pa
 from pipeline.errors import PartgamesError
 from pipeline.games.base import Game
 from pipeline.games.cgh import ALL_AND, F_ALL, sadd, summarize
-from pipeline.games.columns import common_columns, flag_arrays, list_array, narrow_array, nullable_count
+from pipeline.games.columns import (
+    common_columns,
+    list_array,
+    value_columns,
+)
 from pipeline.games.single_partition import zeroed_outputs
 from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
 from pipeline.schema import ARRAY_SCHEMA, BOARD_SCHEMA, STATE_SCHEMA
@@ -820,13 +824,7 @@ def solve_arrays(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: int,
     columns = [
         pa.array(np.full(records, n, np.int16)),
         list_array(values[:offsets[-1]].astype(np.int16), offsets, pa.int16()),
-        narrow_array(out.sg, np.int16, f"n={n}: a Sprague-Grundy value"),
-        narrow_array(out.sg_misere, np.int16, f"n={n}: a misère Sprague-Grundy value"),
-        nullable_count(out.nodes),
-        nullable_count(out.leaves),
-        pa.array(out.states),
-        narrow_array(out.height, np.int32, f"n={n}: a longest play"),
-        *flag_arrays(out.flags),
+        *value_columns(n, out),
     ]
     return pa.Table.from_arrays(columns, schema=ARRAY_SCHEMA)
 

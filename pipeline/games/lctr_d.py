@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from pipeline.games.base import Game, GameError
 from pipeline.games.cgh import ALL_AND, EMPTY_AND, EMPTY_OR, sadd, summarize
-from pipeline.games.columns import flag_arrays, list_array, narrow_array, nullable_count
+from pipeline.games.columns import list_array, value_columns
 from pipeline.partitions import partition_numbers
 from pipeline.schema import LCTR_D_GAMES, LCTR_D_SCHEMA
 
@@ -536,13 +536,7 @@ def lctr_d_table(n: int, d: int, out: LctrDOutput) -> pa.Table:
     columns = [
         pa.array(np.full(records, n, np.int16)),
         list_array(out.parts[: out.parts_offsets[-1]], out.parts_offsets, pa.int16()),
-        narrow_array(out.sg, np.int16, f"n={n}: a Sprague-Grundy value"),
-        narrow_array(out.sg_misere, np.int16, f"n={n}: a misère Sprague-Grundy value"),
-        nullable_count(out.nodes),
-        nullable_count(out.leaves),
-        pa.array(out.states),
-        narrow_array(out.height, np.int32, f"n={n}: a longest play"),
-        *flag_arrays(out.flags),
+        *value_columns(n, out),
         pa.array(np.full(records, d, np.int16)),
         pa.array(out.num_parts),
         pa.array(out.largest),

@@ -331,6 +331,12 @@ def _from_entry_point(game_id: str) -> Rules | None:
     return None
 
 
+def forget_entry_points() -> None:
+    """Forget the entry points :func:`find_rules` looked up so far (it reads each id's once):
+    the next lookup reads the installed ones again, as after installing a package."""
+    _from_entry_point.cache_clear()
+
+
 def find_rules(game_id: str) -> Rules | None:
     """The rules of a registered id, or of an installed entry point of that name, or None."""
     with _LOCK:
@@ -381,6 +387,7 @@ def known_game_ids() -> list[str]:
     return sorted(ids)
 
 
-__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "declare_views", "find_rules", "known_game_ids",
+__all__ = ["ENTRY_POINT_GROUP", "Rules", "RulesError", "declare_views", "find_rules",
+           "forget_entry_points", "known_game_ids",
            "load_rules_file", "load_rules_source", "positions_of", "register", "rules_from_namespace",
            "state_of", "unregister"]

@@ -295,7 +295,7 @@ def test_an_entry_point_adds_a_game(tmp_path, monkeypatch):
     eps = [EntryPoint("dr_entry", "someone_elses_games:RULES", rules_module.ENTRY_POINT_GROUP)]
     monkeypatch.setattr(rules_module, "entry_points",
                         lambda group: eps if group == rules_module.ENTRY_POINT_GROUP else [])
-    rules_module._from_entry_point.cache_clear()
+    rules_module.forget_entry_points()
     try:
         assert "dr_entry" in rules_module.known_game_ids()  # named before it is loaded
         game = get_game("dr_entry")
@@ -304,7 +304,7 @@ def test_an_entry_point_adds_a_game(tmp_path, monkeypatch):
         assert game.solve_shard(6, 0, 100).equals(bespoke)
     finally:
         unregister("dr_entry")
-        rules_module._from_entry_point.cache_clear()
+        rules_module.forget_entry_points()
 
 
 def test_register_refuses_an_id_twice_with_other_rules():
@@ -523,7 +523,7 @@ def test_run_table_limit_gives_the_same_records(tmp_path, capsys):
         code, _, err = cli(capsys, "run", "--rules", rules, "--games", "king_rules", "--max-n", "8",
                            "--out", str(tmp_path / "a"), "--quiet", "--table-limit", "3")
         assert code == 0, err
-        assert generic._table_limit == 3
+        assert GenericGame(load_rules_file(rules)[0]).table_limit == 3  # the games made since
     finally:
         generic.set_table_limit(generic.TABLE_LIMIT)
     code, _, err = cli(capsys, "run", "--rules", rules, "--games", "king_rules", "--max-n", "8",

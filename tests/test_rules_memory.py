@@ -84,7 +84,7 @@ def test_rules_the_rewrite_does_not_take_are_solved_by_their_generator(tmp_path)
     path = tmp_path / "plain_rules.py"
     path.write_text(RULES.format(game="plainrm"))
     plain = load_rules_file(path)[0]
-    assert generic._writer(plain.options) is not None
+    assert generic.rewrite_refusal(plain.options) == ""
 
     # the same rules as a closure: no rewrite
     zero = 0
@@ -101,7 +101,7 @@ def test_rules_the_rewrite_does_not_take_are_solved_by_their_generator(tmp_path)
             yield q[q > 0]
 
     kept = Rules("keptrm", options)
-    assert generic._writer(kept.options) is None  # a closure: the generator, as written
+    assert generic.rewrite_refusal(kept.options).startswith("a closure")  # the generator, as written
     for n in range(1, 11):
         a = GenericGame(plain).solve_shard(n, 0, 1 << 20)
         b = GenericGame(kept).solve_shard(n, 0, 1 << 20)
@@ -117,9 +117,8 @@ def test_other_uses_of_yield_keep_the_generator(tmp_path, body):
     path = tmp_path / "odd_rules.py"
     path.write_text("import numba\nGAME_ID = 'odd'\n\n@numba.njit\ndef options(p):\n" + body)
     rules = load_rules_file(path)[0]
-    assert generic._holds(compile(path.read_text(), str(path), "exec", dont_inherit=True),
-                          rules.options.py_func.__code__)  # the file is the function's source
-    assert generic._writer(rules.options) is None
+    # refused for its yield, so the file is the function's source
+    assert generic.rewrite_refusal(rules.options).startswith("it uses yield other than")
 
 
 def test_a_file_changed_since_it_was_loaded_keeps_the_loaded_rules(tmp_path):
@@ -132,7 +131,7 @@ def test_a_file_changed_since_it_was_loaded_keeps_the_loaded_rules(tmp_path):
     path.write_text(RULES.format(game="editedrm").replace("q[i] -= 1", "q[i] = 0"))
     edited = load_rules_file(path)[0]
     assert [GenericGame(edited).solve_shard(n, 0, 1 << 20).column("sg") for n in range(1, 9)] != want
-    generic._EXPANSIONS.pop(id(rules.options), None)  # as in a new process
-    assert generic._writer(rules.options) is None
+    generic.forget_expansion(rules.options)  # as in a new process
+    assert generic.rewrite_refusal(rules.options).startswith("its file no longer defines it")
     got = [GenericGame(rules).solve_shard(n, 0, 1 << 20).column("sg") for n in range(1, 9)]
     assert got == want

@@ -46,7 +46,8 @@ from pipeline.games.columns import (
     list_array,
     value_columns,
 )
-from pipeline.games.single_partition import zeroed_outputs
+from pipeline.games.single_partition import solve_chosen_table, zeroed_outputs
+from pipeline.games.walk import write_features
 from pipeline.partitions import enumerate_partitions, flatten_prefixes, partition_numbers, plan_shards
 from pipeline.schema import ARRAY_SCHEMA, BOARD_SCHEMA, STATE_SCHEMA
 
@@ -323,17 +324,19 @@ def _holds(compiled: types.CodeType, code: types.CodeType) -> bool:
                                    if isinstance(c, types.CodeType))
 
 
-def _writer(options: Any) -> Any:
-    """The rules' ``options`` generator as a compiled function of (position, values, lengths,
-    total) that writes each option where it is yielded (:func:`_emit`), or None when its source
-    does not allow it (no source, a closure, ``yield`` other than as a statement).
+def _rewrite(options: Any) -> tuple[Any, str]:
+    """(writer, refusal): the rules' ``options`` generator as a compiled function of (position,
+    values, lengths, total) that writes each option where it is yielded (:func:`_emit`), and
+    ""; or None and why its source does not allow it (:func:`rewrite_refusal`).
 
     Why: numba's generators never free what they yield nor their arguments (numba issues 1807
     and 5350): solving by the generator keeps every option ever yielded, some hundred bytes an
     option, gigabytes for one start of chomp at n = 66. A plain function frees them."""
     py = getattr(options, "py_func", None)
-    if py is None or py.__closure__:
-        return None
+    if py is None:
+        return None, "not a numba function with Python source"
+    if py.__closure__:
+        return None, "a closure: it reads variables of the function that defines it"
     code = py.__code__
     # The file as it is now holds the function only if it compiles to the function's code (a
     # file changed since it was loaded must not give other rules under the same label).
@@ -343,24 +346,23 @@ def _writer(options: Any) -> Any:
         module = ast.parse(text)
         compiled = compile(module, code.co_filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
-        return None
-    if not _holds(compiled, code):
-        return None
+        return None, "its file does not compile as it is now"
     fn = next((node for node in ast.walk(module) if isinstance(node, ast.FunctionDef)
                and node.name == code.co_name
                and min([node.lineno] + [d.lineno for d in node.decorator_list])
                == code.co_firstlineno), None)
-    if fn is None:
-        return None
+    if fn is None or not _holds(compiled, code):
+        return None, "its file no longer defines it as it was loaded (the file changed since)"
     tree = ast.Module([fn], [])
     args = fn.args
     if (len(args.args) != 1 or args.posonlyargs or args.kwonlyargs or args.vararg
             or args.kwarg or args.defaults):
-        return None
+        return None, "it takes other than one plain argument, the position"
     yields = _Yields()
     fn.body = [yields.visit(statement) for statement in fn.body]
     if not yields.plain:
-        return None
+        return None, ("it uses yield other than as a statement (yield q), returns a value or "
+                      "defines a function")
     fn.decorator_list = []
     fn.name = "_partgames_writer"
     fn.args.args += [ast.arg(a) for a in _SINK]
@@ -369,23 +371,42 @@ def _writer(options: Any) -> Any:
     space[_EMIT] = _emit
     try:
         exec(compile(tree, py.__code__.co_filename, "exec", dont_inherit=True), space)  # noqa: S102 - the rules' own code
-    except Exception:  # the rules as they are, by their generator
-        return None
-    return numba.njit(nogil=True)(space[fn.name])
+    except Exception as exc:  # the rules as they are, by their generator
+        return None, f"its rewritten source fails to run ({type(exc).__name__})"
+    return numba.njit(nogil=True)(space[fn.name]), ""
+
+
+def rewrite_refusal(options: Any) -> str:
+    """Why the solver runs the rules' ``options`` as their generator, which keeps what it yields
+    until the process ends (docs/rules.md), rather than their source rewritten so that each
+    ``yield q`` writes q at once: one phrase, or "" when it rewrites them. The source is read
+    from the rules' file as it is now, as the next :func:`expansion` of them reads it.
+
+    >>> rewrite_refusal(lambda position: iter(()))
+    'not a numba function with Python source'
+    """
+    return _rewrite(options)[1]
+
+
+def forget_expansion(options: Any) -> None:
+    """Drop the compiled expansion of ``options`` (:func:`expansion`): the next solve of their
+    rules compiles it again, from the rules' file as it is then, as a new process does."""
+    with _EXPANSIONS_LOCK:
+        _EXPANSIONS.pop(id(options), None)
 
 
 def expansion(options: Any) -> Any:
     """The rules' ``options`` generator as a compiled function of type :data:`EXPAND`, which
     :func:`solve_starts` (compiled once, cached) calls: only this small function is compiled
     for each rules, once per process (about 1 s). It runs the rules' source with each
-    ``yield q`` writing q at once (:func:`_writer`), and the generator itself only when its
+    ``yield q`` writing q at once (:func:`_rewrite`), and the generator itself only when its
     source does not allow that (docs/rules.md: such rules keep what they yield until the
     process ends)."""
     with _EXPANSIONS_LOCK:
         found = _EXPANSIONS.get(id(options))
         if found is not None and found[0] is options:
             return found[1]
-        writer = _writer(options)
+        writer, _ = _rewrite(options)
         if writer is not None:
             @numba.njit(EXPAND, nogil=True)
             def expand(position, values, lengths, total):  # pragma: no cover - compiled
@@ -486,6 +507,45 @@ def _options_of_position(options, x, ent, pool, scratch, values, lengths,
     return k, scratch, values, lengths
 
 
+@numba.njit(cache=True, inline="always")
+def _link_option(x, c, multi, ent, adj, alen, stack, top):  # pragma: no cover - compiled
+    """Link position ``c``, reached by a move from ``x`` (being expanded), as an option of x: its
+    id appended to the adjacency list ``adj[:alen]``, and c pushed on the solver's stack
+    (``stack[:top + 1]``) when it is new, to be expanded in turn. Returns (linked, adj, alen,
+    stack, top), the arrays grown when full: ``linked`` is 1 when c is linked, 0 when a move
+    from x reached c before and, without ``multi``, two moves to one position are one option,
+    -1 when c is open, a line of play back to a position on it (the rules are not a finite
+    game)."""
+    if not multi:
+        if ent[c, E_SEEN] == x:
+            return 0, adj, alen, stack, top
+        ent[c, E_SEEN] = x
+    if ent[c, E_STATE] == _OPEN:
+        return -1, adj, alen, stack, top
+    if alen + 1 > adj.shape[0]:
+        adj = _grow1(adj, alen + 1)
+    adj[alen] = c
+    alen += 1
+    if ent[c, E_STATE] == _NEW:
+        if top + 2 > stack.shape[0]:
+            stack = _grow1(stack, top + 2)
+        top += 1
+        stack[top] = c
+    return 1, adj, alen, stack, top
+
+
+@numba.njit(cache=True, inline="always")
+def _empty_table():  # pragma: no cover - compiled
+    """An empty table of positions, as (slots, hashes, ent, pool): the open-addressing slots
+    (-1: free) and their positions' hashes, the entries (``_FIELDS`` per id), and the pool of
+    the positions' values (their keys); each grows as it fills."""
+    slots = np.full(2048, -1, np.int64)
+    hashes = np.zeros(2048, np.uint64)
+    ent = np.zeros((1024, _FIELDS), np.int64)
+    pool = np.zeros(8192, np.int64)
+    return slots, hashes, ent, pool
+
+
 #: :func:`solve_starts`' compiled signature: the rules come in as a function of type
 #: :data:`EXPAND`, so one machine code serves every rules file.
 _SOLVE_STARTS_TYPE = numba.types.int64(numba.types.FunctionType(EXPAND), numba.types.boolean, _I64, _I64,
@@ -523,10 +583,7 @@ def _solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_n
     reaches a position again along a line of play (the rules are not a finite game).
 
     ``options`` is the rules' :func:`expansion`, so this function is compiled once and cached."""
-    slots = np.full(2048, -1, np.int64)
-    hashes = np.zeros(2048, np.uint64)
-    ent = np.zeros((1024, _FIELDS), np.int64)
-    pool = np.zeros(8192, np.int64)
+    slots, hashes, ent, pool = _empty_table()
     adj = np.zeros(4096, np.int64)
     stack = np.zeros(64, np.int64)
     seen = np.zeros(64, np.int64)
@@ -537,16 +594,11 @@ def _solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_n
     values = np.zeros(1024, np.int64)
     lengths = np.zeros(64, np.int64)
     total = np.zeros(1, np.int64)
-    count = 0
-    plen = 0
-    alen = 0
-    peak = 0
+    count = plen = alen = peak = 0  # ids given, pool values and adj entries used; most ids held
     for p in range(offsets.shape[0] - 1):
         if count > limit:  # flush: every later start is solved afresh
             slots[:] = -1
-            count = 0
-            plen = 0
-            alen = 0
+            count = plen = alen = 0
         root, pool, plen, slots, hashes, ent, count = _position_id(
             starts, offsets[p], offsets[p + 1] - offsets[p], pool, plen, slots, hashes, ent, count)
         # ---- solve depth first: expand a position, solve its options, then it ----
@@ -555,13 +607,12 @@ def _solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_n
         while top >= 0:
             x = stack[top]
             state = ent[x, E_STATE]
-            if state == _SOLVED:
+            if state != _NEW:  # solved, or open with every option solved: solve it, then pop it
+                if state == _OPEN:
+                    gbits, mbits = _solve_open(x, ent, adj, gbits, mbits)
                 top -= 1
                 continue
-            if state == _OPEN:  # every option solved
-                gbits, mbits = _solve_open(x, ent, adj, gbits, mbits)
-                top -= 1
-                continue
+            # expand x: its options entered in the table and linked to it, the new ones pushed
             ent[x, E_STATE] = _OPEN
             ent[x, E_ADJ] = alen
             deg = 0
@@ -569,26 +620,13 @@ def _solve_starts(options, multi, starts, offsets, limit, out_sg, out_sgm, out_n
                                                                lengths, total)
             at = 0
             for o in range(k):
-                ql = lengths[o]
                 c, pool, plen, slots, hashes, ent, count = _position_id(
-                    values, at, ql, pool, plen, slots, hashes, ent, count)
-                at += ql
-                if not multi:
-                    if ent[c, E_SEEN] == x:  # a second move to one position: one option
-                        continue
-                    ent[c, E_SEEN] = x
-                if ent[c, E_STATE] == _OPEN:  # a line of play back to a position on it
+                    values, at, lengths[o], pool, plen, slots, hashes, ent, count)
+                at += lengths[o]
+                linked, adj, alen, stack, top = _link_option(x, c, multi, ent, adj, alen, stack, top)
+                if linked < 0:
                     return -1 - p
-                if alen + 1 > adj.shape[0]:
-                    adj = _grow1(adj, alen + 1)
-                adj[alen] = c
-                alen += 1
-                deg += 1
-                if ent[c, E_STATE] == _NEW:
-                    if top + 2 > stack.shape[0]:
-                        stack = _grow1(stack, top + 2)
-                    top += 1
-                    stack[top] = c
+                deg += linked
             walk = _expanded(x, deg, ent, walk)
         states, seen = _states(root, adj, walk, seen, p + 1)
         _write(p, root, states, ent, out_sg, out_sgm, out_nodes, out_leaves, out_states,
@@ -685,40 +723,18 @@ def rules_options_arrow(games: pa.Array, lists: pa.Array) -> pa.Array:
 
 
 @numba.njit(cache=True, nogil=True)
-def partition_features(values, offsets, out_parts, out_parts_off, out_conj, out_conj_off,
-                       out_num_parts, out_largest, out_durfee, out_rank, out_distinct):  # pragma: no cover
+def partition_features(values, offsets, out):  # pragma: no cover
     """The features (docs/definitions.md §1) of each partition ``values[offsets[p]:offsets[p+1]]``
-    (positive parts, non-increasing) as record p."""
+    (positive parts, non-increasing) as record p of ``out`` (a
+    :class:`~pipeline.games.walk.KernelOutput`), by :func:`~pipeline.games.walk.write_features`."""
     ppos = 0
     cpos = 0
-    out_parts_off[0] = 0
-    out_conj_off[0] = 0
+    out.parts_offsets[0] = 0
+    out.conjugate_offsets[0] = 0
     for p in range(offsets.shape[0] - 1):
         a0 = offsets[p]
         r = offsets[p + 1] - a0
-        largest = values[a0] if r > 0 else 0
-        for c in range(largest):
-            out_conj[cpos + c] = 0
-        durfee = 0
-        distinct = 0
-        for i in range(r):
-            v = values[a0 + i]
-            out_parts[ppos + i] = v
-            for c in range(v):
-                out_conj[cpos + c] += 1
-            if v >= i + 1:
-                durfee = i + 1
-            if i == 0 or v != values[a0 + i - 1]:
-                distinct += 1
-        ppos += r
-        cpos += largest
-        out_parts_off[p + 1] = ppos
-        out_conj_off[p + 1] = cpos
-        out_num_parts[p] = r
-        out_largest[p] = largest
-        out_durfee[p] = durfee
-        out_rank[p] = largest - r
-        out_distinct[p] = distinct
+        ppos, cpos = write_features(p, values[a0:a0 + r], r, ppos, cpos, out)
 
 
 def _spliced(values: np.ndarray, offsets: np.ndarray, k: int, drop: bool
@@ -786,9 +802,7 @@ def solve_partitions(rules: Rules, values: np.ndarray, offsets: np.ndarray, n: i
     firsts = int(parts[parts_offsets[:-1][nonempty]].sum())
     out = zeroed_outputs(records, int(parts_offsets[-1]), firsts)
     _solved(rules, values, offsets, table_limit, out)
-    partition_features(parts, parts_offsets, out.parts, out.parts_offsets, out.conjugate,
-                       out.conjugate_offsets, out.num_parts, out.largest, out.durfee, out.rank,
-                       out.distinct_sizes)
+    partition_features(parts, parts_offsets, out)
     columns = common_columns(n, out, partition_columns, walk_order=walk_order)
     if k:
         return pa.Table.from_arrays([*columns, state], schema=STATE_SCHEMA)
@@ -912,12 +926,9 @@ class GenericGame(Game):
         return solve_partitions(self.rules, values, offsets, n, self.table_limit, partition_columns)
 
     def solve_table(self, partitions: list[tuple[int, ...]]) -> pa.Table:
-        """The records of the given partitions, all of one n (``partgames solve``, ``draw``)."""
-        from pipeline.games.single_partition import packed_partitions
-
-        if not partitions:
-            return self.schema.empty_table()
-        return self.solve_chosen(*packed_partitions(partitions))
+        """The records of the given partitions, all of one n
+        (:func:`~pipeline.games.single_partition.solve_chosen_table`)."""
+        return solve_chosen_table(self, partitions)
 
     def shard_count(self, n: int, max_records: int) -> int:
         return len(self.plan(n, max_records))
@@ -947,6 +958,6 @@ class GenericGame(Game):
                                 self.table_limit, partition_columns)
 
 
-__all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "options_arrow",
-           "rules_options_arrow", "solve_arrays", "solve_partitions", "solve_starts",
-           "with_zero_state"]
+__all__ = ["TABLE_LIMIT", "GenericGame", "RulesLoopError", "forget_expansion", "options_arrow",
+           "rewrite_refusal", "rules_options_arrow", "solve_arrays", "solve_partitions",
+           "solve_starts", "with_zero_state"]

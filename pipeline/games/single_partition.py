@@ -619,10 +619,17 @@ def solve_table(game_id: str, partitions: Sequence[Sequence[int]]) -> pa.Table:
     [2, 2]
     """
     game = chosen_solver(game_id)
-    lams = [check_partition(p) for p in partitions]
-    if not lams:
+    return solve_chosen_table(game, [check_partition(p) for p in partitions])
+
+
+def solve_chosen_table(game: Game, partitions: list[tuple[int, ...]]) -> pa.Table:
+    """The records (the game's :attr:`~pipeline.games.base.Game.schema`) of ``game`` started at
+    each of ``partitions``, all of the same n, in the given order, by its
+    :meth:`~pipeline.games.base.Game.solve_chosen` (none: an empty table). The partitions are
+    taken as they are: :func:`solve_table` checks them first."""
+    if not partitions:
         return game.schema.empty_table()
-    return game.solve_chosen(*packed_partitions(lams))
+    return game.solve_chosen(*packed_partitions(partitions))
 
 
 def solve_record(game_id: str, parts: Sequence[int]) -> dict:
@@ -631,5 +638,5 @@ def solve_record(game_id: str, parts: Sequence[int]) -> dict:
 
 
 __all__ = ["MAX_N", "SolveError", "canonical_id", "check_partition", "chosen_solver", "moveset_of",
-           "option_bound", "parse_partition", "solve_moveset_partitions", "solve_partitions",
-           "solve_record", "solve_table"]
+           "option_bound", "parse_partition", "solve_chosen_table", "solve_moveset_partitions",
+           "solve_partitions", "solve_record", "solve_table"]

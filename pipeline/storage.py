@@ -677,15 +677,19 @@ class Store:
     def jobs(self) -> list[tuple[str, int]]:
         """Every (game, n) directory of the store, committed or not, in order: ``game=<id>/n=<n>``
         with n written as :meth:`job_dir` writes it (:meth:`strays` lists the others)."""
-        return self._scan()[0]
+        return self.list_directories()[0]
 
     def strays(self) -> list[Damage]:
         """What a ``game=`` directory holds besides (game, n) directories: ``n=020`` beside
         ``n=20`` (the same n spelled otherwise), a file, any other name. None is read; each is
         reported by ``check``."""
-        return self._scan()[1]
+        return self.list_directories()[1]
 
-    def _scan(self) -> tuple[list[tuple[str, int]], list[Damage]]:
+    def list_directories(self) -> tuple[list[tuple[str, int]], list[Damage]]:
+        """One listing of the store's ``game=`` directories: the (game, n) directories in order
+        (:meth:`jobs`) and what else they hold (:meth:`strays`). :meth:`committed` lists once,
+        after reading the journal, so a commit made during the listing is not read as a (game,
+        n) gone; a test replaces this method to commit at that moment."""
         jobs, strays = [], []
         for gdir in sorted(self.root.glob("game=*")):
             game_id = gdir.name[5:]
@@ -719,7 +723,7 @@ class Store:
         # place, so one journaled now is seen by the scan; one made during the scan is not read
         # by this reader, and is no damage
         entries = self.journal.entries()
-        jobs, strays = self._scan()
+        jobs, strays = self.list_directories()
         for game_id, n in jobs:
             job = self.job_dir(game_id, n)
             for attempt in range(3):

@@ -10,7 +10,8 @@
 --     results compare and join directly with `parts` / `conjugate`.
 --   * Lambda syntax is the DuckDB >= 1.3 form `lambda x: ...` (the old `x -> ...` is deprecated
 --     and rejected by default in DuckDB 2.0).
---   * Comments contain no semicolons, so the file may be split on them naively.
+--   * Comments and strings contain no semicolons, so the file may be split on them naively: a
+--     string writes one as \x3B (an E'' string).
 
 -- int_sqrt(x) = floor(sqrt(x)) exactly, for an integer 0 <= x < 2^63 (helper for wythoff_p).
 -- The double estimate is off by at most one there and is corrected with exact HUGEINT checks.
@@ -884,29 +885,34 @@ CREATE OR REPLACE MACRO verify_subject(n_) AS
 
 -- lower_covers(view, lo, hi) = the covering pairs λ ⋖ β of Young's lattice among the records of the
 -- view (or CTE) named `view`: each record β with lo <= n <= hi and verify_subject(n) beside the
--- record λ of each β with one corner cell removed. Columns n, parts, height (β's) and smaller,
+-- record λ of each β with one corner cell removed. A view of several games' records names each
+-- record's game in a column `game`, and a record covers the records of its own game only.
+-- Columns game (the column's, or the view's name), n, parts, height (β's) and smaller,
 -- smaller_height (λ's). Example: on a store of king n <= 3, β = [2,1] has the rows with smaller
 -- [1,1] and [2].
 CREATE OR REPLACE MACRO lower_covers(view_, lo_, hi_) AS TABLE
-    SELECT c_.n, c_.parts, c_.height, s_.parts AS smaller, s_.height AS smaller_height
+    WITH records_ AS NOT MATERIALIZED (
+        -- a view without a column game gets one, NULL, from the empty side of the union
+        SELECT coalesce(game, view_) AS game, n, ordinal, parts, height
+        FROM (FROM query_table(view_) UNION ALL BY NAME SELECT NULL::VARCHAR AS game WHERE false)
+    )
+    SELECT c_.game, c_.n, c_.parts, c_.height, s_.parts AS smaller, s_.height AS smaller_height
     FROM (
-        SELECT n, parts, height,
+        SELECT game, n, parts, height,
                list_filter(list_transform(parts, lambda x_, k_: CASE WHEN k_ = i_ THEN x_ - 1 ELSE x_ END),
                            lambda x_: x_ > 0)::SMALLINT[] AS smaller
-        FROM (SELECT n, parts, height, unnest(range(1, len(parts) + 1)) AS i_ FROM query_table(view_)
+        FROM (SELECT game, n, parts, height, unnest(range(1, len(parts) + 1)) AS i_ FROM records_
               WHERE n BETWEEN lo_ AND hi_ AND verify_subject(n))
         WHERE i_ = len(parts) OR parts[i_] > parts[i_ + 1]
     ) AS c_
-    JOIN query_table(view_) AS s_ ON record_key(s_.n, s_.ordinal) = part_key(c_.smaller);
+    JOIN records_ AS s_ ON s_.game = c_.game AND record_key(s_.n, s_.ordinal) = part_key(c_.smaller);
 
--- witness_check(witnesses, records, positions) = the witnesses of chess.thm4_15 (the CTE named
--- `witnesses`: game, parts, property 'domestic' or 'returnable', the claimed pair, and for a
--- returnable one the move x → y and y) that are wrong: their record (from the CTE `records`:
--- game, n, parts, sg, sg_misere, domestic, returnable) has the property or another pair, y is no
--- move from x, y is terminal, or a move from y reaches a position with the claimed pair
--- (`positions`: game, parts, sg, sg_misere of the records y's moves may reach). King, queen and
--- rook moves (docs/definitions.md §2.2).
-CREATE OR REPLACE MACRO witness_check(witnesses_, records_, positions_) AS TABLE
+-- witness_check(witnesses) = the witnesses of chess.thm4_15 (the CTE named `witnesses`, as
+-- thm4_15_witnesses returns them) that are wrong: their record (of the view king, queen or rook)
+-- has the property or another pair, y is no move from x, y is terminal, or a move from y reaches
+-- a position with the claimed pair. King, queen and rook moves (docs/definitions.md §2.2). One
+-- scan of the three games' records finds the witnesses' and y's followers'.
+CREATE OR REPLACE MACRO witness_check(witnesses_) AS TABLE
     WITH ymoves AS (
         SELECT game, parts, y, unnest(CASE game
             WHEN 'king' THEN [[0, 1], [1, 0], [1, 1]]
@@ -919,10 +925,21 @@ CREATE OR REPLACE MACRO witness_check(witnesses_, records_, positions_) AS TABLE
         SELECT game, parts, list_filter(list_transform(y[mv[1] + 1:], lambda x: x - mv[2]), lambda x: x > 0)::SMALLINT[] AS child
         FROM ymoves
     ),
+    wanted AS (
+        SELECT game, parts::SMALLINT[] AS parts FROM query_table(witnesses_)
+        UNION SELECT game, child FROM ychildren
+    ),
+    found AS (
+        SELECT r.* FROM (
+            SELECT 'king' AS game, n, parts, sg, sg_misere, domestic, returnable FROM king
+            UNION ALL SELECT 'queen' AS game, n, parts, sg, sg_misere, domestic, returnable FROM queen
+            UNION ALL SELECT 'rook' AS game, n, parts, sg, sg_misere, domestic, returnable FROM rook
+        ) AS r SEMI JOIN wanted USING (game, parts)
+    ),
     ypairs AS (
         SELECT c.game, c.parts, list(c.child) FILTER (WHERE len(c.child) > 0) AS children,
                list([a.sg, a.sg_misere]) FILTER (WHERE a.sg IS NOT NULL) AS child_pairs
-        FROM ychildren AS c LEFT JOIN query_table(positions_) AS a ON a.game = c.game AND a.parts = c.child
+        FROM ychildren AS c LEFT JOIN found AS a ON a.game = c.game AND a.parts = c.child
         GROUP BY c.game, c.parts
     ),
     checked AS (
@@ -936,8 +953,30 @@ CREATE OR REPLACE MACRO witness_check(witnesses_, records_, positions_) AS TABLE
                w.y IS NOT NULL AND list_contains(yp.child_pairs, w.pair::SMALLINT[]) AS y_moves_to_pair,
                yp.child_pairs AS y_child_pairs
         FROM query_table(witnesses_) AS w
-        JOIN query_table(records_) AS r ON r.game = w.game AND r.parts = w.parts::SMALLINT[]
+        JOIN found AS r ON r.game = w.game AND r.parts = w.parts::SMALLINT[]
         LEFT JOIN ypairs AS yp ON yp.game = w.game AND yp.parts = w.parts
     )
     SELECT * FROM checked
     WHERE has_property OR pair <> claimed_pair OR y_not_a_move OR y_terminal OR coalesce(y_moves_to_pair, false);
+
+-- thm4_15_witnesses(printed) = the witnesses of chess.thm4_15 (impartial-chess.txt, Theorem 4.15,
+-- proof) as docs/definitions.md §8.6 corrects them (printed false) or as printed (printed true):
+-- game, parts, property ('domestic' or 'returnable', the one the record lacks), its claimed pair
+-- [sg, sg_misere], and for a returnable one the move x → y and y.
+CREATE OR REPLACE MACRO thm4_15_witnesses(printed_) AS TABLE
+    SELECT game, parts, property, pair, y, move, source
+    FROM (VALUES
+        (false, 'rook', [5, 4, 4, 4], 'domestic', [4, 0], NULL, NULL, 'Theorem 4.15'),
+        (false, 'queen', [9, 8, 8, 8, 8], 'domestic', [10, 0], NULL, NULL, 'Theorem 4.15, pair per docs/definitions.md §8.6'),
+        (false, 'king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], NULL, NULL, E'Theorem 4.15: G(4\x3B2,2)[0,1]'),
+        (false, 'rook', [6, 5, 5, 5, 5], 'returnable', [1, 0], [5, 5, 5, 5], [1, 0], 'Theorem 4.15, pair per docs/definitions.md §8.6'),
+        (false, 'queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [1, 0], [11, 10, 10, 10, 10], [12, 0], 'Theorem 4.15, pair per docs/definitions.md §8.6'),
+        (false, 'king', [8, 8, 4, 4, 4], 'returnable', [1, 0], [8, 4, 4, 4], [1, 0], E'Theorem 4.15: G(2\x3B3,4)[1,0], docs/definitions.md §8.6'),
+        (true, 'rook', [5, 4, 4, 4], 'domestic', [4, 0], NULL, NULL, 'as printed'),
+        (true, 'queen', [9, 8, 8, 8, 8], 'domestic', [0, 10], NULL, NULL, 'as printed'),
+        (true, 'king', [7, 7, 5, 5, 3, 3, 1, 1], 'domestic', [3, 0], NULL, NULL, 'as printed'),
+        (true, 'rook', [6, 5, 5, 5, 5], 'returnable', [0, 1], [5, 5, 5, 5], [1, 0], 'as printed'),
+        (true, 'queen', [11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 10, 10, 10, 10], 'returnable', [0, 1], [11, 10, 10, 10, 10], [12, 0], 'as printed'),
+        (true, 'king', [6, 6, 6, 3, 3, 3, 3], 'returnable', [1, 0], [6, 6, 3, 3, 3, 3], [1, 0], E'as printed: G(2\x3B4,3)')
+    ) AS w(printed, game, parts, property, pair, y, move, source)
+    WHERE printed = printed_;

@@ -1,13 +1,15 @@
 """Shared fixtures: the kernels compiled once, a small results store built by the real pipeline,
 and planting helpers.
 
-``plant`` copies a store and overwrites one record's columns, so a test can check that a
-statement (or the reference comparison) reports exactly the planted error.
+``plant`` copies a store, sharing the record files it leaves alone, and overwrites one record's
+columns, so a test can check that a statement (or the reference comparison) reports exactly the
+planted error.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -67,8 +69,8 @@ def small_store(tmp_path_factory: pytest.TempPathFactory, compiled_kernels: None
 
 
 def _plant(store: Path, dest: Path, game: str, parts: list[int], **columns: object) -> Path:
-    shutil.copytree(store, dest)
     n = sum(parts)
+    _copy_sharing_records(store, dest, Path(f"game={game}") / f"n={n}")
     hits = 0
     for f in sorted((dest / f"game={game}" / f"n={n}").glob("*.parquet")):
         con = duckdb.connect()
@@ -87,6 +89,21 @@ def _plant(store: Path, dest: Path, game: str, parts: list[int], **columns: obje
         raise ValueError(f"{game}: no single record for {parts} in the store")
     recommit(dest / f"game={game}" / f"n={n}")
     return dest
+
+
+def _copy_sharing_records(store: Path, dest: Path, planted: Path) -> None:
+    """A copy of ``store`` at ``dest`` whose record files outside the (game, n) directory
+    ``planted`` are symbolic links to the store's: only the planted (game, n) and the small
+    files (commit records, journal) are copied, which a test may rewrite. Links, not hard
+    links: a hard link moves its file's ctime, and every later check of the original store
+    would hash its files again."""
+    def copy(src: str, dst: str) -> None:
+        if src.endswith(".parquet") and Path(src).parent != store / planted:
+            os.symlink(os.path.realpath(src), dst)
+        else:
+            shutil.copy2(src, dst)
+
+    shutil.copytree(store, dest, copy_function=copy)
 
 
 def recommit(job_dir: Path) -> None:

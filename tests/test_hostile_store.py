@@ -405,14 +405,14 @@ def test_a_commit_during_a_readers_scan_is_no_damage(tmp_path: Path, monkeypatch
 
     root = tmp_path / "r"
     run(["lctr"], max_n=5, out=str(root), jobs=1, progress=False)
-    scan = Store._scan
+    scan = Store.list_directories
 
     def scan_then_commit(self):  # noqa: ANN001, ANN202
         out = scan(self)
-        monkeypatch.setattr(Store, "_scan", scan)
+        monkeypatch.setattr(Store, "list_directories", scan)
         run(["lctr"], max_n=6, out=str(root), jobs=1, progress=False)  # commits n = 6 meanwhile
         return out
 
-    monkeypatch.setattr(Store, "_scan", scan_then_commit)
+    monkeypatch.setattr(Store, "list_directories", scan_then_commit)
     sound, damaged = Store.open(root, create=False).committed()
     assert damaged == [] and sorted(n for _, n, _ in sound) == [1, 2, 3, 4, 5]

@@ -7,29 +7,18 @@
 --   per record, so to keep the check cheap it examines the records β with n ≤ 40.
 -- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen; partitions with 2 ≤ n ≤ 40
 -- needs: followers
--- domain: SELECT n FROM downright WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
---   UNION ALL SELECT n FROM pawn WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
---   UNION ALL SELECT n FROM pawn_t WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
---   UNION ALL SELECT n FROM knight WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
---   UNION ALL SELECT n FROM bishop WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
---   UNION ALL SELECT n FROM king WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
---   UNION ALL SELECT n FROM rook WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
---   UNION ALL SELECT n FROM queen WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
-WITH pairs AS (
-    SELECT 'downright' AS game, * FROM lower_covers('downright', 2, 40)
-    UNION ALL
-    SELECT 'pawn' AS game, * FROM lower_covers('pawn', 2, 40)
-    UNION ALL
-    SELECT 'pawn_t' AS game, * FROM lower_covers('pawn_t', 2, 40)
-    UNION ALL
-    SELECT 'knight' AS game, * FROM lower_covers('knight', 2, 40)
-    UNION ALL
-    SELECT 'bishop' AS game, * FROM lower_covers('bishop', 2, 40)
-    UNION ALL
-    SELECT 'king' AS game, * FROM lower_covers('king', 2, 40)
-    UNION ALL
-    SELECT 'rook' AS game, * FROM lower_covers('rook', 2, 40)
-    UNION ALL
-    SELECT 'queen' AS game, * FROM lower_covers('queen', 2, 40)
+-- domain: SELECT n FROM (SELECT n FROM downright UNION ALL SELECT n FROM pawn UNION ALL SELECT n FROM pawn_t
+--   UNION ALL SELECT n FROM knight UNION ALL SELECT n FROM bishop UNION ALL SELECT n FROM king
+--   UNION ALL SELECT n FROM rook UNION ALL SELECT n FROM queen)
+--   WHERE n BETWEEN 2 AND 40 AND verify_subject(n)
+WITH boards AS (
+    SELECT 'downright' AS game, n, ordinal, parts, height FROM downright
+    UNION ALL SELECT 'pawn', n, ordinal, parts, height FROM pawn
+    UNION ALL SELECT 'pawn_t', n, ordinal, parts, height FROM pawn_t
+    UNION ALL SELECT 'knight', n, ordinal, parts, height FROM knight
+    UNION ALL SELECT 'bishop', n, ordinal, parts, height FROM bishop
+    UNION ALL SELECT 'king', n, ordinal, parts, height FROM king
+    UNION ALL SELECT 'rook', n, ordinal, parts, height FROM rook
+    UNION ALL SELECT 'queen', n, ordinal, parts, height FROM queen
 )
-SELECT * FROM pairs WHERE smaller_height > height
+SELECT * FROM lower_covers('boards', 2, 40) WHERE smaller_height > height

@@ -225,6 +225,24 @@ def shared_depth(rows, depth, prefix_values, a, b):  # pragma: no cover
     return common
 
 
+@numba.njit(cache=True, inline="always")
+def place_walk_row(k, value, rows, sums):  # pragma: no cover
+    """Row k of a prefix, of length ``value``, placed in the walk's ``rows`` and ``sums``
+    (:func:`walk_next`), the rows below it placed already."""
+    rows[k] = value
+    sums[k + 1] = sums[k] + value
+
+
+@numba.njit(cache=True, inline="always")
+def start_walk(base, rows, nxt, st):  # pragma: no cover
+    """The walk's state (:func:`walk_next`) at the prefix ``rows[:base]``: it walks the prefix's
+    subtree and never pops below it."""
+    st[0] = base
+    st[1] = base
+    st[2] = 0
+    nxt[base] = rows[base - 1] if base > 0 else 1
+
+
 @numba.njit(cache=True)
 def enumerate_partitions(n, prefix_values, prefix_offsets, out_parts, out_offsets):  # pragma: no cover
     """Write every partition of n below the given prefixes, top row first, in the solvers' order,
@@ -245,14 +263,9 @@ def enumerate_partitions(n, prefix_values, prefix_offsets, out_parts, out_offset
     out_offsets[0] = 0
     for q in range(prefix_offsets.shape[0] - 1):
         a, b = prefix_offsets[q], prefix_offsets[q + 1]
-        common = shared_depth(rows, st[0], prefix_values, a, b)
-        for k in range(common, b - a):
-            rows[k] = prefix_values[a + k]
-            sums[k + 1] = sums[k] + rows[k]
-        st[0] = b - a
-        st[1] = b - a
-        st[2] = 0
-        nxt[b - a] = rows[b - a - 1] if b > a else 1
+        for k in range(shared_depth(rows, st[0], prefix_values, a, b), b - a):
+            place_walk_row(k, prefix_values[a + k], rows, sums)
+        start_walk(b - a, rows, nxt, st)
         while True:
             code = walk_next(n, rows, sums, nxt, st)
             if code == DONE:

@@ -465,6 +465,7 @@ def _reachable_states(rec, depth, rows, cell, reach_cols, reach_count, stamp):  
 
 
 # nogil: the runner writes the previous shard in a thread while this solves the next one.
+# Not split: the walk loop stays written out, a shared one compiled and ran slower (docs/architecture.md).
 @numba.njit(cache=True, nogil=True)
 def solve_moveset(
     n, prefix_values, prefix_offsets, steps, rays, exits, all_reachable, reach, w_count,

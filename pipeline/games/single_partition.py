@@ -389,6 +389,7 @@ def _write_values(p, cell, states, out):  # pragma: no cover - compiled
     out.states[p] = states
 
 
+# Not split: its cell loop as an inlined helper adds reference counts (docs/performance.md).
 @numba.njit(cache=True, nogil=True)
 def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma: no cover - compiled
     """Solve each partition ``values[offsets[p]:offsets[p+1]]`` (non-increasing, positive parts);

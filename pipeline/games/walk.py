@@ -29,7 +29,15 @@ import numpy as np
 
 from pipeline.games.base import Game
 from pipeline.memory import pool_array
-from pipeline.partitions import Shard, flatten_prefixes, partition_numbers, plan_shards, shared_depth
+from pipeline.partitions import (
+    Shard,
+    flatten_prefixes,
+    partition_numbers,
+    place_walk_row,
+    plan_shards,
+    shared_depth,
+    start_walk,
+)
 
 
 @numba.njit(cache=True, inline="always")
@@ -83,19 +91,14 @@ def enter_prefix(q, prefix_values, prefix_offsets, walk):  # pragma: no cover
 @numba.njit(cache=True, inline="always")
 def place_row(k, value, walk):  # pragma: no cover
     """Row k of a prefix (:func:`enter_prefix`) placed in the walk's rows, before it is solved."""
-    walk.rows[k] = value
-    walk.sums[k + 1] = walk.sums[k] + walk.rows[k]
+    place_walk_row(k, value, walk.rows, walk.sums)
     walk.entries_below[k] = walk.index[-1, 0]
 
 
 @numba.njit(cache=True, inline="always")
 def start_subtree(base, walk):  # pragma: no cover
-    """The walk's state (:func:`pipeline.partitions.walk_next`) at the prefix ``rows[:base]``:
-    it walks the prefix's subtree and never pops below it."""
-    walk.st[0] = base
-    walk.st[1] = base
-    walk.st[2] = 0
-    walk.nxt[base] = walk.rows[base - 1] if base > 0 else 1
+    """The walk's state at the prefix ``rows[:base]`` (:func:`pipeline.partitions.start_walk`)."""
+    start_walk(base, walk.rows, walk.nxt, walk.st)
 
 
 # pop_row and pushed_row run at every step of the walk: they take the walk's arrays, not the

@@ -993,7 +993,14 @@ class RecordFiles:
     def source(self, keys: object) -> str:
         """A query over the game's records that holds every record ``keys`` (an integer array;
         0, the key of (), names none) name: those of the files they fall in."""
-        files = self.files_of(keys)
+        return self._read(self.files_of(keys))
+
+    def pieces_source(self, pieces: list[tuple[int, int, int]]) -> str:
+        """A query over the game's records that holds every record of the pieces (n, first
+        ordinal, count): those of the files they fall in (:meth:`of_pieces`)."""
+        return self._read(self.of_pieces(pieces))
+
+    def _read(self, files: list[str]) -> str:
         if not files:
             return f"SELECT * FROM {quote_name(self.game)} WHERE false"
         return read_files_sql(files, self.game)
@@ -1040,10 +1047,8 @@ class NeighbourhoodGather:
         pieces = " OR ".join(f"(n = {n} AND ordinal BETWEEN {s} AND {s + c - 1})" for n, s, c in mine)
         # From the files of the pieces alone: the view binds every file of the game, a pass after
         # pass (2.5 s a bind on a store of 9,362 files of the game)
-        paths = None if self.files is None else self.files.of_pieces(mine)
-        source = (quote_name(self.game) if paths is None
-                  else f"({read_files_sql(paths, self.game)})" if paths
-                  else f"(SELECT * FROM {quote_name(self.game)} WHERE false)")
+        source = (quote_name(self.game) if self.files is None
+                  else f"({self.files.pieces_source(mine)})")
         own = self.con.sql(f"SELECT {', '.join(quote_name(c) for c in self.columns)} "
                            f"FROM {source} WHERE {pieces or 'false'}").to_arrow_table()
         table = neighbourhood_table(own, keys, self.neighbours, self.arrays, self.types)

@@ -20,8 +20,13 @@ length), its values by numba (:func:`pipeline.games.features.gather`).
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import NamedTuple
 
 import duckdb
@@ -116,14 +121,235 @@ class RecordArrays:
         by_first = np.argsort(run_first, kind="stable")
         run_first, run_row, run_length = run_first[by_first], run_row[by_first], run_length[by_first]
         if len(run_first) > 1 and not np.all(run_first[1:] >= run_first[:-1] + run_length[:-1]):
-            last = np.zeros(size, np.int64)
+            last = np.full(size, -1, np.int64)
             last[at] = np.arange(len(at))  # the row of each ordinal's last record
+            unread = last < 0  # an ordinal no record holds: NULL
             for c, (v, present) in values.items():
-                values[c] = ((v.take(pa.array(last)), present[last]) if c in LIST_COLUMNS
+                values[c] = ((v.take(pa.array(last, mask=unread)), ~unread & present[np.maximum(last, 0)])
+                             if c in LIST_COLUMNS
                              else (_at_ordinals(v, at, size), _at_ordinals(present, at, size)))
             run_first, run_row, run_length = (np.zeros(1, np.int64), np.zeros(1, np.int64),
                                               np.array([size], np.int64))
         return Columns(values, run_first, run_row, run_length)
+
+
+class ColumnCache:
+    """A game's columns of each n, read once from the store and written to flat files beside it
+    (per n and column, each record's value at its ordinal, a list column as Arrow lays it out:
+    its items and each record's offset; and per n which ordinals a record holds), so that every
+    later pass that reaches an n gathers its neighbours' values by position from a file read
+    whole (from the page cache, in practice) instead of reading and decoding the Parquet files
+    again.
+
+    The passes of a large store read each smaller n once per pass, and the neighbours of a
+    range of ordinals fall in most files of each n, so the Parquet reads grow with the passes
+    (docs/performance.md, "The neighbourhood pass"); a list column costs DuckDB about 400 ns a
+    record to decode each time. The files take the columns' width per record (38 bytes for the
+    twelve value columns a consistency statement reads, and a list's items) and at most
+    ``budget`` bytes in all; an n past the budget, or a column of an n whose file would pass
+    :data:`MAX_FILE` bytes, is read from the store as before. The directory is the verify's own
+    and is removed with it (:func:`column_cache_directory`): a cache is never read by another
+    verify.
+
+    ``arrays`` reads the records (:class:`RecordArrays`), ``columns`` are those cached, ``types``
+    their Arrow types.
+    """
+
+    #: Ordinals read from the store at a time while an n is written (about 160 MB of twelve
+    #: columns).
+    CHUNK = 1 << 22
+
+    #: The largest file of one column of one n that a pass reads whole (an 8-byte column of
+    #: n = 89, 67 M records).
+    MAX_FILE = 1 << 29
+
+    def __init__(self, directory: Path, arrays: RecordArrays, columns: list[str],
+                 types: dict[str, pa.DataType], budget: int) -> None:
+        self.directory, self.arrays, self.budget = directory, arrays, budget
+        self.columns = list(columns)
+        self.types = {c: types[c] for c in columns}
+        self.used = 0
+        self.written: dict[int, CachedColumns | None] = {}
+
+    def columns_of(self, m: int) -> CachedColumns | None:
+        """The cached columns of ``m`` (written now if they are not yet), or None where ``m`` is
+        past the budget."""
+        if m not in self.written:
+            self.written[m] = self._write(m)
+        return self.written[m]
+
+    def _write(self, m: int) -> CachedColumns | None:
+        cached = self._write_columns(m, self.columns)
+        lists = [c for c in self.columns if pa.types.is_list(self.types[c])]
+        if cached is None and lists:  # a list's items past the limits: the other columns alone
+            cached = self._write_columns(m, [c for c in self.columns if c not in lists])
+        return cached
+
+    def _write_columns(self, m: int, columns: list[str]) -> CachedColumns | None:
+        size = int(self.arrays.sizes[m])
+        if not columns or self.used + size > self.budget:
+            return None
+        out = CachedColumns(self.directory, m, size, {c: self.types[c] for c in columns}, set())
+        # Written by pwrite, not through a mapping: a written mapping's pages count as the
+        # process's memory until it is unmapped.
+        files = _ColumnFiles(out, columns)
+        try:
+            for start in range(0, size, self.CHUNK):
+                end = min(size, start + self.CHUNK)
+                read = self.arrays.read(m, columns, [np.arange(start, end)])
+                if read is not None:
+                    for first, row, length in zip(read.run_first.tolist(), read.run_row.tolist(),
+                                                  read.run_length.tolist(), strict=True):
+                        # each chunk writes its own ordinals only (a file read by two chunks is
+                        # written once; a run placed over all of m writes each part once)
+                        lo, hi = max(first, start), min(first + length, end)
+                        if lo < hi:
+                            files.put(read, lo, row + lo - first, hi - lo)
+                if max(files.sizes.values()) > self.MAX_FILE or self.used + files.bytes > self.budget:
+                    files.remove()
+                    return None
+            files.finish()
+        finally:
+            files.close()
+        self.used += files.bytes
+        return out
+
+
+class _ColumnFiles:
+    """The files of one n of a :class:`ColumnCache` as they are written, run by run of
+    ordinals in increasing order."""
+
+    def __init__(self, out: CachedColumns, columns: list[str]) -> None:
+        self.out, self.columns = out, columns
+        self.fd: dict[str, int] = {}
+        self.sizes = dict.fromkeys(columns, 0)
+        self.bytes = 0
+        self.items = dict.fromkeys(columns, 0)  # a list column's items written
+        self.next = 0  # the first ordinal not yet written
+        for name in ("held", *columns, *(f"{c}.offsets" for c in columns if self._list(c))):
+            self.fd[name] = os.open(out.path(name), os.O_CREAT | os.O_WRONLY)
+
+    def _list(self, c: str) -> bool:
+        return pa.types.is_list(self.out.types[c])
+
+    def _pwrite(self, name: str, data: np.ndarray | bytes, at: int) -> None:
+        raw = data if isinstance(data, bytes) else np.ascontiguousarray(data).tobytes()
+        os.pwrite(self.fd[name], raw, at)
+        self.bytes += len(raw)
+        column = name.split(".")[0]
+        if column in self.sizes:
+            self.sizes[column] += len(raw)
+
+    def put(self, read: Columns, first: int, row: int, length: int) -> None:
+        """The records read at rows ``row`` … of ``read``, written at ordinals ``first`` …"""
+        out = self.out
+        self._pwrite("held", b"\x01" * length, first)
+        self._fill_offsets(first)
+        for c in self.columns:
+            v, ok = read.values[c]
+            if self._list(c):
+                lists = v.slice(row, length)
+                offsets = lists.offsets.to_numpy().astype(np.int64)
+                items = lists.values.slice(offsets[0], offsets[-1] - offsets[0])
+                items = items.to_numpy(zero_copy_only=False)
+                item = out.types[c].value_type.to_pandas_dtype()
+                self._pwrite(c, np.asarray(items, item), self.items[c] * np.dtype(item).itemsize)
+                self._pwrite(f"{c}.offsets", self.items[c] + offsets[1:] - offsets[0], (first + 1) * 8)
+                self.items[c] += int(offsets[-1] - offsets[0])
+            else:
+                dtype = np.dtype(out.types[c].to_pandas_dtype())
+                self._pwrite(c, np.asarray(v[row:row + length], dtype), first * dtype.itemsize)
+            if c not in out.nullable and not ok[row:row + length].all():
+                # a NULL: the column's own presence from here on, as held before it
+                out.nullable.add(c)
+                os.fsync(self.fd["held"])
+                shutil.copyfile(out.path("held"), out.path(f"{c}.present"))
+                self.fd[f"{c}.present"] = os.open(out.path(f"{c}.present"), os.O_WRONLY)
+            if c in out.nullable:
+                self._pwrite(f"{c}.present", np.asarray(ok[row:row + length], bool).tobytes(), first)
+        self.next = first + length
+
+    def _fill_offsets(self, upto: int) -> None:
+        """The offsets of the ordinals ``next`` … ``upto`` − 1 that no record holds: empty
+        lists."""
+        if upto > self.next:
+            for c in self.columns:
+                if self._list(c):
+                    self._pwrite(f"{c}.offsets", np.full(upto - self.next, self.items[c], np.int64),
+                                 (self.next + 1) * 8)
+
+    def finish(self) -> None:
+        """The files at their full length: an ordinal past the last record is absent (zero)."""
+        self._fill_offsets(self.out.size)
+        for name, fd in self.fd.items():
+            column, _, suffix = name.partition(".")
+            if suffix == "offsets":
+                os.ftruncate(fd, (self.out.size + 1) * 8)
+            elif name == "held" or suffix == "present":
+                os.ftruncate(fd, self.out.size)
+            elif not self._list(column):
+                os.ftruncate(fd, self.out.size * np.dtype(self.out.types[column].to_pandas_dtype()).itemsize)
+
+    def close(self) -> None:
+        for fd in self.fd.values():
+            os.close(fd)
+        self.fd = {}
+
+    def remove(self) -> None:
+        self.close()
+        for path in self.out.directory.glob(f"{self.out.m}.*"):
+            path.unlink()
+
+
+class CachedColumns(NamedTuple):
+    """The files of :class:`ColumnCache` of one n: per column (``types``) its values at the
+    ordinals 0 … ``size`` − 1 (a list column: its items, and ``offsets``), and which ordinals a
+    record holds (``held``; a column in ``nullable`` has its own presence, its NULLs not
+    present)."""
+    directory: Path
+    m: int
+    size: int
+    types: dict[str, pa.DataType]
+    nullable: set[str]
+
+    def path(self, name: str) -> Path:
+        return self.directory / f"{self.m}.{name}"
+
+    def arrays(self, column: str) -> tuple[np.ndarray | pa.Array, np.ndarray]:
+        """The column's values (a list column: an Arrow list array) and whether each is present,
+        read whole into memory (a file mapped pass after pass costs a page fault per page
+        touched, several times the read)."""
+        presence = f"{column}.present" if column in self.nullable else "held"
+        present = np.fromfile(self.path(presence), np.bool_, count=self.size)
+        kind = self.types[column]
+        if pa.types.is_list(kind):
+            offsets = np.fromfile(self.path(f"{column}.offsets"), np.int64, count=self.size + 1)
+            items = np.fromfile(self.path(column), kind.value_type.to_pandas_dtype(), count=int(offsets[-1]))
+            values = pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(items)).cast(kind)
+            return values, present
+        return np.fromfile(self.path(column), kind.to_pandas_dtype(), count=self.size), present
+
+
+@contextmanager
+def column_cache_directory(con: duckdb.DuckDBPyConnection) -> Iterator[tuple[Path, int]]:
+    """A directory of the verify's own for its :class:`ColumnCache` files, beside DuckDB's spill
+    directory (on the store's disk), and the bytes they may take: a quarter of the free space
+    (the spill files have half). Removed when the block ends; one left by a killed process is
+    removed by the next verify beside the same store."""
+    from pipeline.query import remove_stale_spills
+
+    (spill,), = con.execute("SELECT current_setting('temp_directory')").fetchall()
+    spill = Path(str(spill))
+    if ".duckdb-spill-" in spill.name:
+        parent, prefix = spill.parent, spill.name.split(".duckdb-spill-")[0] + ".verify-columns-"
+    else:
+        parent, prefix = Path(tempfile.gettempdir()), ".partgames.verify-columns-"
+    remove_stale_spills(parent, prefix)
+    path = Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+    try:
+        yield path, int(shutil.disk_usage(parent).free // 4)
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _at_ordinals(values: np.ndarray, at: np.ndarray, size: int) -> np.ndarray:
@@ -135,10 +361,12 @@ def _at_ordinals(values: np.ndarray, at: np.ndarray, size: int) -> np.ndarray:
 
 
 def neighbourhood_table(own: pa.Table, keys: pa.Table, neighbours: dict[str, tuple[str, ...]],
-                        arrays: RecordArrays, types: dict[str, pa.DataType]) -> pa.Table:
+                        arrays: RecordArrays, types: dict[str, pa.DataType],
+                        cache: ColumnCache | None = None) -> pa.Table:
     """The neighbourhood rows of the records ``own`` (a pass's records, with ``n`` and
     ``ordinal``, in any order): ``own`` with, per neighbour of ``neighbours``, its key column
-    and its columns gathered from ``arrays`` (``types``: each value column's Arrow type).
+    and its columns gathered from ``arrays`` (``types``: each value column's Arrow type), or
+    from ``cache`` for the columns it holds of an n it holds.
 
     ``keys`` is the pass's key table (:func:`pipeline.games.features.neighbour_key_table`: n,
     ordinal and each neighbour's key, n non-decreasing, one run of consecutive ordinals per n),
@@ -146,7 +374,7 @@ def neighbourhood_table(own: pa.Table, keys: pa.Table, neighbours: dict[str, tup
     """
     gathering = _Gathering(keys, _positions(keys, own), neighbours, types)
     for m in gathering.reached():  # each n' read once, for every neighbour that reaches it
-        gathering.gather_from(m, arrays)
+        gathering.gather_from(m, arrays, cache)
     return gathering.table(own)
 
 
@@ -190,9 +418,10 @@ class _Gathering:
             found.update(int(m) for m in np.flatnonzero(np.diff(starts)[1:]) + 1)
         return sorted(found)
 
-    def gather_from(self, m: int, arrays: RecordArrays) -> None:
-        """The columns of the neighbours in ``m``, read once from ``arrays`` for all of them
-        (left NULL where the store holds no record of ``m``)."""
+    def gather_from(self, m: int, arrays: RecordArrays, cache: ColumnCache | None = None) -> None:
+        """The columns of the neighbours in ``m``, read once from ``arrays`` for all of them,
+        or from ``cache`` for those it holds (left NULL where the store holds no record of
+        ``m``)."""
         from pipeline.games.features import gather, rows_at  # numba: only here
 
         # per neighbour with columns and keys in m: the rows of the pass and the ordinals in m
@@ -204,12 +433,34 @@ class _Gathering:
         if not here:
             return
         wanted = sorted({c for p in here for c in self.neighbours[p]}, key=COLUMNS.index)
+        cached = cache.columns_of(m) if cache is not None else None
+        if cached is not None:
+            for _, ordinal in here.values():
+                if len(ordinal) and ordinal.max() >= cached.size:  # never read past p(m)
+                    raise ValueError(f"a neighbour key of n = {m} at ordinal {int(ordinal.max())}, "
+                                     f"past p({m}) = {cached.size}")
+            for c in [c for c in wanted if c in cached.types]:
+                values, present = cached.arrays(c)  # one column in memory at a time
+                for p, (at, ordinal) in here.items():
+                    if c not in self.neighbours[p]:
+                        continue
+                    if c in LIST_COLUMNS:  # taken by Arrow; an absent record's row left NULL
+                        self.lists[f"{p}_{c}"].take(at, np.where(present[ordinal], ordinal, -1), values)
+                    else:  # the cache's rows are the ordinals themselves
+                        gather(*self.gathered[f"{p}_{c}"], at, ordinal, values, present)
+                del values, present
+            wanted = [c for c in wanted if c not in cached.types]
+        if not wanted:
+            return
+        here = {p: v for p, v in here.items() if set(self.neighbours[p]) & set(wanted)}
         read = arrays.read(m, wanted, [ordinal for _, ordinal in here.values()])
         if read is None:
             return
         for p, (at, ordinal) in here.items():
             rows = rows_at(ordinal, read.run_first, read.run_row, read.run_length)
             for c in self.neighbours[p]:
+                if cached is not None and c in cached.types:
+                    continue
                 if c in LIST_COLUMNS:
                     self.lists[f"{p}_{c}"].take(at, rows, read.values[c][0])
                 else:

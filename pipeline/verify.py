@@ -22,17 +22,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
 from pipeline.errors import PartgamesError
-from pipeline.neighbourhood import neighbourhood_sql, neighbours_read
+from pipeline.neighbourhood import COLUMNS, neighbourhood_sql, neighbours_read
 from pipeline.neighbourhood_table import (
     LIST_COLUMNS,
+    ColumnCache,
     RecordArrays,
+    column_cache_directory,
     neighbourhood_table,
     own_columns,
 )
@@ -558,8 +560,19 @@ class _FusedCounting:
         size = min(chunk_records, NEIGHBOURHOOD_RECORDS, pass_records(con, used.values()))
         # Each pass's neighbourhood rows are gathered by position (pipeline/neighbourhood_table.py);
         # ``gather`` False joins them (neighbourhood_sql), the reference the tests hold them to.
-        gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game])
-                   for game, (sts, _) in nb.items()} if gather else {}
+        cache_dir = column_cache_directory(con) if gather and nb else nullcontext(None)
+        with cache_dir as cache:
+            if cache is not None:  # the budget shared by the games
+                cache = cache[0], cache[1] // len(nb)
+            gathers = {game: NeighbourhoodGather(con, game, files.get(game), sts, used[game], cache)
+                       for game, (sts, _) in nb.items()} if gather else {}
+            self._passes(nb, used, files, gathers, per_n, size, bar)
+        if bar is not None:
+            bar.close()
+
+    def _passes(self, nb: dict, used: dict, files: dict, gathers: dict, per_n: dict[int, int],
+                size: int, bar: object) -> None:
+        con = self.con
 
         def count_pass(game: str, sts: list[Statement], ns: list[int], keys: object) -> None:
             """The game's records of ``ns`` with the keys registered: gathered and counted, or
@@ -588,8 +601,6 @@ class _FusedCounting:
                     con.register(NEIGHBOUR_KEYS, keys)
 
         _count_passes(con, nb, key_pieces(per_n, size), count_pass, self.out, bar)
-        if bar is not None:
-            bar.close()
 
 
 def _count_passes(con: duckdb.DuckDBPyConnection, nb: dict, passes: list, count_pass: Callable,
@@ -1016,7 +1027,8 @@ class NeighbourhoodGather:
     their types, the source of the records of each n."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, game: str, files: RecordFiles | None,
-                 sts: list[Statement], neighbours: dict[str, tuple[str, ...]]) -> None:
+                 sts: list[Statement], neighbours: dict[str, tuple[str, ...]],
+                 cache: tuple[Path, int] | None = None) -> None:
         from pipeline.games.features import KEY_MAX_N, completion_counts  # numba: only here
 
         self.con, self.game, self.files, self.neighbours = con, game, files, neighbours
@@ -1028,6 +1040,14 @@ class NeighbourhoodGather:
         table = completion_counts(KEY_MAX_N)
         sizes = [int(table[m, m + 1]) for m in range(KEY_MAX_N + 1)]
         self.arrays = RecordArrays(con, self.source, sizes)
+        # ``cache``: a directory and a budget of bytes for the neighbours' columns of each n,
+        # written once (ColumnCache), where the store's files are read in place
+        self.cache = None
+        if cache is not None and files is not None:
+            directory = cache[0] / game
+            directory.mkdir()
+            read = sorted({c for cols in neighbours.values() for c in cols}, key=COLUMNS.index)
+            self.cache = ColumnCache(directory, self.arrays, read, self.types, cache[1])
 
     def source(self, m: int, ordinals: list[object]) -> str | None:
         """A query that holds the records of n = ``m`` at ``ordinals`` (integer arrays): those
@@ -1051,7 +1071,7 @@ class NeighbourhoodGather:
                   else f"({self.files.pieces_source(mine)})")
         own = self.con.sql(f"SELECT {', '.join(quote_name(c) for c in self.columns)} "
                            f"FROM {source} WHERE {pieces or 'false'}").to_arrow_table()
-        table = neighbourhood_table(own, keys, self.neighbours, self.arrays, self.types)
+        table = neighbourhood_table(own, keys, self.neighbours, self.arrays, self.types, self.cache)
         self.con.register(PASS_ROWS, table)
         try:
             yield PASS_ROWS

@@ -14,11 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pytest
 from harness import partitions
 
 from pipeline.games.features import KEY_SHIFT, neighbour_key_table, neighbour_keys
 from pipeline.neighbourhood import COLUMNS, NEIGHBOURS, neighbourhood_sql, neighbours_read
+from pipeline.neighbourhood_table import ColumnCache, RecordArrays, column_cache_directory
 from pipeline.query import connect, view_files
 from pipeline.verify import (
     NEIGHBOUR_KEYS,
@@ -90,19 +92,26 @@ def test_join_pass_rows_equal_the_macro(small_store: Path, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", ["lctr", "king"])
-@pytest.mark.parametrize("in_place", [False, True])
+@pytest.mark.parametrize(("in_place", "cache_budget"), [(False, None), (True, None), (True, 10**9),
+                                                        (True, 3_000)])
 def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_place: bool,
+                                            cache_budget: int | None, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Every row and value column of a gathered pass (pipeline/neighbourhood_table.py) equals the
     macro's (keys from the record's lists, joins), in passes of at most 40 records, with the
-    records in memory and read in place from the files."""
+    records in memory and read in place from the files, from the store each pass or through the
+    column cache (every n cached, or the n ≤ 10 or so a budget of 3,000 bytes holds; written
+    seven ordinals at a time)."""
     import pipeline.query
 
     if in_place:
         monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)
+    monkeypatch.setattr(ColumnCache, "CHUNK", 7)
     con = connect(small_store)
     everything = {p: COLUMNS for p, _ in NEIGHBOURS}
-    gather = NeighbourhoodGather(con, game, record_files(con, [game]).get(game), [], everything)
+    cache = None if cache_budget is None else (tmp_path, cache_budget)
+    gather = NeighbourhoodGather(con, game, record_files(con, [game]).get(game), [], everything, cache)
+    assert (gather.cache is not None) == (cache is not None)
     assert (gather.files is not None) == in_place
     columns = [*gather.columns, *(f"{p}_key" for p in everything),
                *(f"{p}_{c}" for p, cols in everything.items() for c in cols)]
@@ -120,6 +129,47 @@ def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_pla
                 assert differ == 0, (pieces, one)
             rows += con.execute(f"SELECT count(*) FROM {name}").fetchall()[0][0]
     assert rows == con.execute(f'SELECT count(*) FROM "{game}" WHERE n <= 14').fetchall()[0][0]
+    if gather.cache is not None:  # the cache was read, and the small budget left some n out
+        held = {m for m, c in gather.cache.written.items() if c is not None}
+        assert held and (len(held) < 14) == (cache_budget < 10**6)
+
+
+def test_column_cache_holds_each_ordinal_value_and_null(tmp_path: Path) -> None:
+    """The column cache places each record's values and lists at its ordinal, a NULL and an
+    ordinal no record holds as not present, the last of a record held twice, in chunks of three
+    ordinals: against the records as written."""
+    con = duckdb.connect()
+    # n = 5, p(5) = 7: ordinal 4 absent, 2 held twice (the later row wins), a NULL sg at 5, a
+    # NULL list at 3
+    rows = [(5, 0, 1, 10, [5]), (5, 1, 0, 11, [4, 1]), (5, 2, 3, 12, [3, 2]), (5, 3, 2, 13, None),
+            (5, 5, None, 15, [2, 2, 1]), (5, 6, 1, 16, [1, 1, 1, 1, 1]), (5, 2, 4, 22, [3, 1, 1])]
+    con.execute("CREATE TABLE t (n BIGINT, ordinal BIGINT, sg SMALLINT, nodes BIGINT, conjugate SMALLINT[])")
+    con.executemany("INSERT INTO t VALUES (?, ?, ?, ?, ?)", rows)
+    types = {"sg": pa.int16(), "nodes": pa.int64(), "conjugate": pa.list_(pa.int16())}
+    arrays = RecordArrays(con, lambda m, ordinals: "SELECT * FROM t ORDER BY rowid", [1, 1, 2, 3, 5, 7])
+    cache = ColumnCache(tmp_path, arrays, ["sg", "nodes", "conjugate"], types, 10**6)
+    cache.CHUNK = 3
+    written = cache.columns_of(5)
+    assert written is not None and set(written.types) == {"sg", "nodes", "conjugate"}
+    last = {o: row for _, o, *row in rows}
+    for i, c in enumerate(("sg", "nodes", "conjugate")):
+        values, present = written.arrays(c)
+        values = values.to_pylist() if c == "conjugate" else values.tolist()
+        expected = [last[o][i] if o in last else None for o in range(7)]
+        assert [v if ok else None for v, ok in zip(values, present.tolist(), strict=True)] == expected, c
+    past_budget = ColumnCache(tmp_path / "none", arrays, ["sg"], types, 6)  # p(5) = 7 bytes held
+    assert past_budget.columns_of(5) is None
+
+
+def test_column_cache_directory_is_removed(tmp_path: Path) -> None:
+    """The cache's directory lives beside DuckDB's spill directory while the block runs."""
+    con = duckdb.connect()
+    con.execute(f"SET temp_directory = '{tmp_path / '.results.duckdb-spill-1-0'}'")
+    with column_cache_directory(con) as (path, budget):
+        assert path.parent == tmp_path and path.name.startswith(".results.verify-columns-")
+        assert budget > 0
+        (path / "x").write_text("")
+    assert not path.exists()
 
 
 def test_gathered_and_joined_passes_count_alike(small_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,7 +7,8 @@ partitions of n at the ordinals 0 … p(n) − 1, each once. So the values of th
 read into arrays indexed by ordinal, give every neighbour in n' by one array lookup, with no
 hash table: a pass buckets its keys by the n' they name (:func:`pipeline.games.features.keys_by_n`,
 numba), reads the records of each n' once (the columns its statements read of those
-neighbours, from the files of n' alone) and gathers from them. A pass then costs a read of the
+neighbours, from the files of n' alone, or from the flat files of :class:`ColumnCache`
+that the first pass to reach n' writes) and gathers from them. A pass then costs a read of the
 n' its neighbours reach and a few array operations per record and column, where the joins'
 hash tables cost several times that (docs/performance.md, "The neighbourhood pass").
 
@@ -160,8 +161,8 @@ class ColumnCache:
     CHUNK = 1 << 22
 
     #: The largest file of one column of one n that a pass reads whole (an 8-byte column of
-    #: n = 89, 67 M records).
-    MAX_FILE = 1 << 29
+    #: n = 84, 33 M records), so that the reads add at most this much to a pass's memory.
+    MAX_FILE = 1 << 28
 
     def __init__(self, directory: Path, arrays: RecordArrays, columns: list[str],
                  types: dict[str, pa.DataType], budget: int) -> None:

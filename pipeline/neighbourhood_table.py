@@ -193,7 +193,10 @@ class ColumnCache:
         out = CachedColumns(self.directory, m, size, {c: self.types[c] for c in columns}, set())
         # Written by pwrite, not through a mapping: a written mapping's pages count as the
         # process's memory until it is unmapped.
-        files = _ColumnFiles(out, columns)
+        try:
+            files = _ColumnFiles(out, columns)
+        except OSError:
+            return None
         try:
             for start in range(0, size, self.CHUNK):
                 end = min(size, start + self.CHUNK)
@@ -210,6 +213,9 @@ class ColumnCache:
                     files.remove()
                     return None
             files.finish()
+        except OSError:  # the disk full, say: this n is read from the store, as past the budget
+            files.remove()
+            return None
         finally:
             files.close()
         self.used += files.bytes
@@ -227,15 +233,21 @@ class _ColumnFiles:
         self.bytes = 0
         self.items = dict.fromkeys(columns, 0)  # a list column's items written
         self.next = 0  # the first ordinal not yet written
-        for name in ("held", *columns, *(f"{c}.offsets" for c in columns if self._list(c))):
-            self.fd[name] = os.open(out.path(name), os.O_CREAT | os.O_WRONLY)
+        try:
+            for name in ("held", *columns, *(f"{c}.offsets" for c in columns if self._list(c))):
+                self.fd[name] = os.open(out.path(name), os.O_CREAT | os.O_WRONLY)
+        except OSError:
+            self.remove()
+            raise
 
     def _list(self, c: str) -> bool:
         return pa.types.is_list(self.out.types[c])
 
     def _pwrite(self, name: str, data: np.ndarray | bytes, at: int) -> None:
         raw = data if isinstance(data, bytes) else np.ascontiguousarray(data).tobytes()
-        os.pwrite(self.fd[name], raw, at)
+        done = 0
+        while done < len(raw):  # a write may take part of its bytes
+            done += os.pwrite(self.fd[name], raw[done:], at + done)
         self.bytes += len(raw)
         column = name.split(".")[0]
         if column in self.sizes:
@@ -299,7 +311,7 @@ class _ColumnFiles:
     def remove(self) -> None:
         self.close()
         for path in self.out.directory.glob(f"{self.out.m}.*"):
-            path.unlink()
+            path.unlink(missing_ok=True)
 
 
 class CachedColumns(NamedTuple):

@@ -161,6 +161,26 @@ def test_column_cache_holds_each_ordinal_value_and_null(tmp_path: Path) -> None:
     assert past_budget.columns_of(5) is None
 
 
+def test_column_cache_leaves_an_n_it_cannot_write_to_the_store(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that fails (a full disk) leaves that n to the store's files: no cached columns,
+    no file left behind."""
+    import errno
+    import os
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT 3 AS n, range AS ordinal, 1::SMALLINT AS sg FROM range(3)")
+    arrays = RecordArrays(con, lambda m, ordinals: "SELECT * FROM t", [1, 1, 2, 3])
+
+    def full(*args: object) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "pwrite", full)
+    cache = ColumnCache(tmp_path, arrays, ["sg"], {"sg": pa.int16()}, 10**6)
+    assert cache.columns_of(3) is None
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_column_cache_directory_is_removed(tmp_path: Path) -> None:
     """The cache's directory lives beside DuckDB's spill directory while the block runs."""
     con = duckdb.connect()

@@ -15,8 +15,8 @@ hash tables cost several times that (docs/performance.md, "The neighbourhood pas
 The rows are those of the joins, column for column: the record's columns, each neighbour's key
 ``p_key`` and its columns ``p_c`` with the terminal position's values where the key is 0
 (:data:`pipeline.neighbourhood.EMPTY`), NULL where the neighbour's record is not in the store
-or its value is NULL. A neighbour's ``parts`` and ``conjugate`` are taken by Arrow (lists of any
-length), its values by numba (:func:`pipeline.games.features.gather`).
+or its value is NULL. A neighbour's lists (``parts``, ``conjugate``) and its values are gathered by
+numba (:func:`pipeline.games.features.take_lists`, :func:`pipeline.games.features.gather`).
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class RecordArrays:
         everywhere = np.ones(len(at), bool)
         for c in columns:
             col = table.column(c)
-            if c in LIST_COLUMNS:  # gathered by Arrow's take (lists of any length)
+            if c in LIST_COLUMNS:  # kept as Arrow lists (list_layout: their offsets and items)
                 values[c] = col.combine_chunks(), pc.is_valid(col).to_numpy(zero_copy_only=False)
             elif col.null_count:
                 values[c] = (pc.fill_null(col, _empty_value(c)).to_numpy(zero_copy_only=False),
@@ -332,15 +332,24 @@ class CachedColumns(NamedTuple):
         """The column's values (a list column: an Arrow list array) and whether each is present,
         read whole into memory (a file mapped pass after pass costs a page fault per page
         touched, several times the read)."""
-        presence = f"{column}.present" if column in self.nullable else "held"
-        present = np.fromfile(self.path(presence), np.bool_, count=self.size)
-        kind = self.types[column]
-        if pa.types.is_list(kind):
-            offsets = np.fromfile(self.path(f"{column}.offsets"), np.int64, count=self.size + 1)
-            items = np.fromfile(self.path(column), kind.value_type.to_pandas_dtype(), count=int(offsets[-1]))
-            values = pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(items)).cast(kind)
-            return values, present
-        return np.fromfile(self.path(column), kind.to_pandas_dtype(), count=self.size), present
+        if pa.types.is_list(self.types[column]):
+            offsets, items, present = self.layout(column)
+            values = pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(items))
+            return values.cast(self.types[column]), present
+        present = self.presence(column)
+        return np.fromfile(self.path(column), self.types[column].to_pandas_dtype(), count=self.size), present
+
+    def presence(self, column: str) -> np.ndarray:
+        """Whether each ordinal's value of ``column`` is present."""
+        name = f"{column}.present" if column in self.nullable else "held"
+        return np.fromfile(self.path(name), np.bool_, count=self.size)
+
+    def layout(self, column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A list column as its offsets, items and presence (:func:`list_layout`), read whole."""
+        offsets = np.fromfile(self.path(f"{column}.offsets"), np.int64, count=self.size + 1)
+        item = self.types[column].value_type.to_pandas_dtype()
+        items = np.fromfile(self.path(column), item, count=int(offsets[-1]))
+        return offsets, items, self.presence(column)
 
 
 @contextmanager
@@ -453,15 +462,16 @@ class _Gathering:
                     raise ValueError(f"a neighbour key of n = {m} at ordinal {int(ordinal.max())}, "
                                      f"past p({m}) = {cached.size}")
             for c in [c for c in wanted if c in cached.types]:
-                values, present = cached.arrays(c)  # one column in memory at a time
+                # one column in memory at a time; the cache's rows are the ordinals themselves
+                source = cached.layout(c) if c in LIST_COLUMNS else cached.arrays(c)
                 for p, (at, ordinal) in here.items():
                     if c not in self.neighbours[p]:
                         continue
-                    if c in LIST_COLUMNS:  # taken by Arrow; an absent record's row left NULL
-                        self.lists[f"{p}_{c}"].take(at, np.where(present[ordinal], ordinal, -1), values)
-                    else:  # the cache's rows are the ordinals themselves
-                        gather(*self.gathered[f"{p}_{c}"], at, ordinal, values, present)
-                del values, present
+                    if c in LIST_COLUMNS:  # an absent record's row left NULL
+                        self.lists[f"{p}_{c}"].take(at, ordinal, source)
+                    else:
+                        gather(*self.gathered[f"{p}_{c}"], at, ordinal, *source)
+                del source
             wanted = [c for c in wanted if c not in cached.types]
         if not wanted:
             return
@@ -469,13 +479,14 @@ class _Gathering:
         read = arrays.read(m, wanted, [ordinal for _, ordinal in here.values()])
         if read is None:
             return
+        layouts = {c: list_layout(*read.values[c]) for c in wanted if c in LIST_COLUMNS}
         for p, (at, ordinal) in here.items():
             rows = rows_at(ordinal, read.run_first, read.run_row, read.run_length)
             for c in self.neighbours[p]:
                 if cached is not None and c in cached.types:
                     continue
                 if c in LIST_COLUMNS:
-                    self.lists[f"{p}_{c}"].take(at, rows, read.values[c][0])
+                    self.lists[f"{p}_{c}"].take(at, rows, layouts[c])
                 else:
                     gather(*self.gathered[f"{p}_{c}"], at, rows, *read.values[c])
 
@@ -496,29 +507,45 @@ class _Gathering:
 
 class _Lists:
     """A neighbour's list column (parts, conjugate) as it is gathered: pieces taken from the
-    records read, each with the rows of the pass it fills, put in the pass's order at the end;
-    a row no piece fills is NULL (its neighbour's record not read)."""
+    records read (:func:`pipeline.games.features.take_lists`), each with the rows of the pass it
+    fills, placed in the pass's order at the end; a row no piece fills is NULL (its neighbour's
+    record not read)."""
 
     def __init__(self, kind: pa.DataType) -> None:
-        self.kind, self.pieces, self.targets = kind, [], []
+        self.kind = kind
+        self.pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def empty(self, at: np.ndarray) -> None:
         """The rows ``at`` hold the terminal position's empty list."""
-        self.pieces.append(pa.array([[]] * len(at), self.kind))
-        self.targets.append(at)
+        self.pieces.append((at, np.zeros(len(at), np.int64), np.zeros(0, np.int16)))
 
-    def take(self, at: np.ndarray, rows: np.ndarray, source: pa.Array) -> None:
-        """The rows ``at`` hold the lists of ``source`` at ``rows`` (−1: absent, left NULL)."""
-        found = rows >= 0
-        self.pieces.append(source.take(pa.array(rows[found])))
-        self.targets.append(at[found])
+    def take(self, at: np.ndarray, rows: np.ndarray,
+             source: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """The rows ``at`` hold the lists at ``rows`` (−1: absent, left NULL) of ``source``
+        (offsets, items and presence, as :func:`list_layout` gives them)."""
+        from pipeline.games.features import take_lists  # numba: only here
+
+        self.pieces.append((at, *take_lists(rows, *source)))
 
     def column(self, size: int) -> pa.Array:
-        where = np.full(size, -1, np.int64)
-        targets = np.concatenate(self.targets) if self.targets else np.zeros(0, np.int64)
-        where[targets] = np.arange(len(targets))
-        pieces = pa.concat_arrays(self.pieces) if self.pieces else pa.array([], self.kind)
-        return pieces.take(pa.array(where, mask=where < 0))
+        from pipeline.games.features import place_lists  # numba: only here
+
+        return place_lists(size, self.pieces, self.kind)
+
+
+def list_layout(lists: pa.Array, present: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An Arrow list array as (offsets, items, presence) numpy arrays: list r is
+    ``items[offsets[r]:offsets[r + 1]]``, NULL where ``present[r]`` is False.
+
+    >>> layout = list_layout(pa.array([[3, 1], None, []], pa.list_(pa.int16())), np.array([1, 0, 1], bool))
+    >>> [a.tolist() for a in layout]
+    [[0, 2, 2, 2], [3, 1], [True, False, True]]
+    """
+    if isinstance(lists, pa.ChunkedArray):
+        lists = lists.combine_chunks()
+    offsets = lists.offsets.to_numpy()
+    items = lists.values.to_numpy(zero_copy_only=False)
+    return offsets, items, np.asarray(present, bool)
 
 
 def _positions(keys: pa.Table, own: pa.Table) -> np.ndarray:

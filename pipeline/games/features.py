@@ -686,3 +686,95 @@ def neighbour_key_table(pieces: list[tuple[int, int, int]], threads: int | None 
     for i, name in enumerate(NEIGHBOUR_KEY_NAMES):
         cols[name] = [k[i] for k in keys]
     return pa.table({k: pa.array(np.concatenate(v) if v else np.zeros(0, np.int64)) for k, v in cols.items()})
+
+
+@numba.njit(cache=True, nogil=True)
+def _take_lists(rows, offsets, items, present, out_lengths, out_items):  # pragma: no cover
+    """``out_lengths[i]``: the length of list ``rows[i]`` of (``offsets``, ``items``), −1 where
+    ``rows[i]`` is −1 or that list is not ``present``; ``out_items`` receives the lists taken,
+    one after another; returns how many items it received."""
+    k = 0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        if r < 0 or not present[r]:
+            out_lengths[i] = -1
+            continue
+        a, b = offsets[r], offsets[r + 1]
+        out_lengths[i] = b - a
+        for j in range(a, b):
+            out_items[k] = items[j]
+            k += 1
+    return k
+
+
+@numba.njit(cache=True, nogil=True)
+def _list_sizes(rows, offsets, present):  # pragma: no cover - compiled
+    """The items of the lists at ``rows`` that are present (−1: none)."""
+    total = 0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        if r >= 0 and present[r]:
+            total += offsets[r + 1] - offsets[r]
+    return total
+
+
+def take_lists(rows: np.ndarray, offsets: np.ndarray, items: np.ndarray,
+               present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lists at ``rows`` of the lists laid out as Arrow does (list r: ``items[offsets[r]:
+    offsets[r + 1]]``), ``present`` saying which are not NULL: each one's length (−1 for NULL,
+    where ``rows[i]`` is −1 or the list is absent) and their items one after another. One pass,
+    where Arrow's take builds a list array to be taken again.
+
+    >>> lengths, items = take_lists(np.array([2, -1, 0, 1]), np.array([0, 2, 2, 5]),
+    ...                             np.array([4, 1, 3, 2, 1], np.int16), np.ones(3, bool))
+    >>> lengths.tolist(), items.tolist()
+    ([3, -1, 2, 0], [3, 2, 1, 4, 1])
+    """
+    rows = np.ascontiguousarray(rows, np.int64)
+    out_lengths = np.empty(len(rows), np.int64)
+    out_items = np.empty(_list_sizes(rows, offsets, present), items.dtype)
+    _take_lists(rows, offsets, items, present, out_lengths, out_items)
+    return out_lengths, out_items
+
+
+@numba.njit(cache=True, nogil=True)
+def _place_lists(at, lengths, items, out_offsets, out_items):  # pragma: no cover - compiled
+    """The lists of (``lengths``, ``items``: one after another) copied to the rows ``at`` of a
+    list column whose offsets are ``out_offsets``; a length −1 (NULL) has no items."""
+    k = 0
+    for i in range(at.shape[0]):
+        n = lengths[i]
+        if n > 0:
+            start = out_offsets[at[i]]
+            for j in range(n):
+                out_items[start + j] = items[k + j]
+            k += n
+
+
+def place_lists(size: int, pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                kind: pa.DataType) -> pa.Array:
+    """A list column of ``size`` rows (Arrow type ``kind``) from ``pieces`` (the rows ``at``
+    each fills, their lengths, −1 for NULL, and their items, as :func:`take_lists` gives them);
+    a row no piece fills is NULL.
+
+    >>> place_lists(3, [(np.array([2, 0]), np.array([2, -1]), np.array([5, 1], np.int16))],
+    ...             pa.list_(pa.int16())).to_pylist()
+    [None, None, [5, 1]]
+    """
+    lengths = np.full(size, -1, np.int64)
+    for at, piece, _ in pieces:
+        lengths[at] = piece
+    offsets = np.zeros(size + 1, np.int64)
+    np.cumsum(np.maximum(lengths, 0), out=offsets[1:])
+    item = np.dtype(kind.value_type.to_pandas_dtype())
+    items = np.empty(int(offsets[-1]), item)
+    for at, piece, values in pieces:
+        _place_lists(np.ascontiguousarray(at, np.int64), piece, values.astype(item, copy=False),
+                     offsets, items)
+    null = lengths < 0
+    mask = pa.array(null) if null.any() else None
+    if pa.types.is_large_list(kind):
+        return pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(items), type=kind, mask=mask)
+    if offsets[-1] >= 1 << 31:  # past a list's 32-bit offsets
+        raise ValueError(f"{int(offsets[-1])} list items in one pass")
+    return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(items), type=kind, mask=mask)

@@ -234,13 +234,14 @@ class ColumnCache:
 
 class RowLayout(NamedTuple):
     """Where the fixed-width columns of a row of the cache lie: ``columns`` side by side from
-    byte 0 (column c: ``width[c]`` bytes from ``offset[c]``), then a mask of ``mask_bytes``
-    bytes whose bit j says that ``columns[j]`` is present (its record held, its value not NULL);
-    ``width`` bytes a row in all. An ordinal no record holds is a row of zeros: nothing present.
+    byte 0, the widest first so that each lies within aligned 8-byte words (column c at byte
+    ``offset[c]``), then a mask of ``mask_bytes`` bytes at ``mask_at`` whose bit j says that
+    ``columns[j]`` is present (its record held, its value not NULL); a row is a whole number
+    of words. An ordinal no record holds is a row of zeros: nothing present.
 
     >>> layout = RowLayout.of({"sg": pa.int16(), "nodes": pa.int64(), "parts": pa.list_(pa.int16())})
     >>> layout.columns, layout.offset, layout.mask_at, layout.row_bytes
-    (('sg', 'nodes'), {'sg': 0, 'nodes': 2}, 10, 11)
+    (('nodes', 'sg'), {'nodes': 0, 'sg': 8}, 10, 16)
     """
     columns: tuple[str, ...]
     dtype: dict[str, np.dtype]
@@ -250,18 +251,19 @@ class RowLayout(NamedTuple):
 
     @classmethod
     def of(cls, types: dict[str, pa.DataType]) -> RowLayout:
-        columns = tuple(c for c, kind in types.items() if not pa.types.is_list(kind))
-        dtype = {c: np.dtype(types[c].to_pandas_dtype()) for c in columns}
+        fixed = [c for c, kind in types.items() if not pa.types.is_list(kind)]
+        dtype = {c: np.dtype(types[c].to_pandas_dtype()) for c in fixed}
+        columns = tuple(sorted(fixed, key=lambda c: -dtype[c].itemsize))  # widths of 8, 4, 2, 1
         offset, at = {}, 0
         for c in columns:
             offset[c] = at
             at += dtype[c].itemsize
         mask_bytes = next(b for b in (1, 2, 4, 8) if 8 * b >= len(columns))
-        return cls(columns, dtype, offset, at, mask_bytes)
+        return cls(columns, dtype, offset, -(-at // mask_bytes) * mask_bytes, mask_bytes)
 
     @property
     def row_bytes(self) -> int:
-        return self.mask_at + self.mask_bytes
+        return -(-(self.mask_at + self.mask_bytes) // 8) * 8
 
     @property
     def mask_dtype(self) -> np.dtype:
@@ -278,16 +280,32 @@ class RowLayout(NamedTuple):
             part = np.ascontiguousarray(v[row:row + length], self.dtype[c])
             block[:, self.offset[c]:self.offset[c] + width] = part.view(np.uint8).reshape(length, width)
             mask |= np.asarray(ok[row:row + length], self.mask_dtype) << self.mask_dtype.type(j)
-        block[:, self.mask_at:] = mask.view(np.uint8).reshape(length, self.mask_bytes)
+        mask_bytes = mask.view(np.uint8).reshape(length, self.mask_bytes)
+        block[:, self.mask_at:self.mask_at + self.mask_bytes] = mask_bytes
         return block
 
     def unpack(self, rows: np.ndarray, column: str) -> tuple[np.ndarray, np.ndarray]:
         """A column of ``rows`` (bytes, as :meth:`pack` gives them): its values and whether each
         is present."""
-        at, width = self.offset[column], self.dtype[column].itemsize
-        values = np.ascontiguousarray(rows[:, at:at + width]).view(self.dtype[column]).reshape(-1)
-        mask = np.ascontiguousarray(rows[:, self.mask_at:]).view(self.mask_dtype).reshape(-1)
-        return values, (mask >> self.mask_dtype.type(self.columns.index(column))) & 1 == 1
+        mask = strided(rows, self.mask_at, self.mask_dtype)
+        bit = self.mask_dtype.type(self.columns.index(column))
+        return strided(rows, self.offset[column], self.dtype[column]).copy(), (mask >> bit) & 1 == 1
+
+    def words(self, columns: list[str]) -> list[int]:
+        """The 8-byte words of a row that hold ``columns`` and the mask, in order."""
+        spans = [(self.offset[c], self.dtype[c].itemsize) for c in columns]
+        spans.append((self.mask_at, self.mask_bytes))
+        return sorted({w for at, width in spans for w in range(at // 8, (at + width - 1) // 8 + 1)})
+
+
+def strided(rows: np.ndarray, at: int, dtype: np.dtype) -> np.ndarray:
+    """The values of ``dtype`` at byte ``at`` of each row of the byte matrix ``rows`` (C order),
+    as a view: one value a row, a row's width apart.
+
+    >>> strided(np.arange(8, dtype=np.uint8).reshape(2, 4), 1, np.dtype(np.uint16)).tolist()
+    [513, 1541]
+    """
+    return np.ndarray((rows.shape[0],), dtype, buffer=rows, offset=at, strides=(rows.shape[1],))
 
 
 class _ColumnFiles:
@@ -577,7 +595,7 @@ class _Gathering:
         for i, (lo, hi) in enumerate(pieces):
             if not any(starts[i + 1] > starts[i] for _, starts in buckets.values()):
                 continue
-            rows = cached.rows(lo, hi)
+            rows = cached.rows(lo, hi).view(np.uint64)  # a row is a whole number of words
             for p, t in targets.items():
                 order, starts = buckets[p]
                 pick = order[starts[i]:starts[i + 1]]
@@ -598,6 +616,7 @@ class _Gathering:
         out = own
         for p, cols in self.neighbours.items():
             target = self.targets.get(p)
+            target_mask = target.mask() if target is not None else None
             for name in (f"{p}_key", *(f"{p}_{c}" for c in cols)):
                 if name in self.lists:
                     out = out.append_column(name, self.lists[name].column(self.size))
@@ -605,7 +624,7 @@ class _Gathering:
                 values, present = self.gathered[name]
                 column = name.split("_", 1)[1]
                 if target is not None and column in target.offset:  # a row of the cache, or not
-                    cached, cached_present = target.unpack(column)
+                    cached, cached_present = target.unpack(column, target_mask)
                     values = np.where(target.filled, cached, values)
                     present = np.where(target.filled, cached_present, present)
                 kind = pa.int64() if name.endswith("_key") else self.types[column]
@@ -615,11 +634,12 @@ class _Gathering:
 
 
 class _RowTarget(NamedTuple):
-    """A neighbour's cached columns as they are gathered, a byte row per record of the pass:
-    its ``columns`` of a :class:`RowLayout` side by side (column c at ``offset[c]``), then the
-    layout's mask (``columns[j]``'s presence at bit ``bit[c]``); ``filled`` marks the records
-    whose neighbour came from the cache, ``segments`` the byte ranges copied from a cache row
-    (source offset, target offset, length)."""
+    """A neighbour's cached columns as they are gathered, a row of 8-byte words per record of
+    the pass: the words of a cache row (:class:`RowLayout`) that hold its columns and the mask,
+    in order (column c at byte ``offset[c]``, the mask at ``mask_at``, ``columns[j]``'s
+    presence at bit ``bit[c]``); ``filled`` marks the records whose neighbour came from the
+    cache, ``segments`` the runs of words copied from a cache row (source word, target word,
+    words)."""
     rows: np.ndarray
     filled: np.ndarray
     segments: np.ndarray
@@ -631,22 +651,29 @@ class _RowTarget(NamedTuple):
 
     @classmethod
     def of(cls, size: int, layout: RowLayout, columns: list[str]) -> _RowTarget:
-        offset, segments, at = {}, [], 0
-        for c in columns:
-            width = layout.dtype[c].itemsize
-            offset[c] = at
-            segments.append((layout.offset[c], at, width))
-            at += width
-        segments.append((layout.mask_at, at, layout.mask_bytes))
-        return cls(np.zeros((size, at + layout.mask_bytes), np.uint8), np.zeros(size, bool),
-                   np.array(segments, np.int64), offset, {c: layout.dtype[c] for c in columns},
-                   {c: layout.columns.index(c) for c in columns}, at, layout.mask_dtype)
+        words = layout.words(columns)
+        place = {w: i for i, w in enumerate(words)}
+        segments: list[list[int]] = []
+        for w in words:  # runs of consecutive words
+            if segments and segments[-1][0] + segments[-1][2] == w:
+                segments[-1][2] += 1
+            else:
+                segments.append([w, place[w], 1])
+        def moved(at: int) -> int:
+            return 8 * place[at // 8] + at % 8
+        return cls(np.zeros((size, len(words)), np.uint64), np.zeros(size, bool),
+                   np.array(segments, np.int64), {c: moved(layout.offset[c]) for c in columns},
+                   {c: layout.dtype[c] for c in columns}, {c: layout.columns.index(c) for c in columns},
+                   moved(layout.mask_at), layout.mask_dtype)
 
-    def unpack(self, column: str) -> tuple[np.ndarray, np.ndarray]:
-        """The column's values gathered and whether each is present (False where not filled)."""
-        at, width = self.offset[column], self.dtype[column].itemsize
-        values = np.ascontiguousarray(self.rows[:, at:at + width]).view(self.dtype[column]).reshape(-1)
-        mask = np.ascontiguousarray(self.rows[:, self.mask_at:]).view(self.mask_dtype).reshape(-1)
+    def mask(self) -> np.ndarray:
+        """Each record's presence mask."""
+        return strided(self.rows.view(np.uint8), self.mask_at, self.mask_dtype)
+
+    def unpack(self, column: str, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The column's values gathered (a view) and whether each is present (False where not
+        filled), ``mask`` as :meth:`mask` gives it."""
+        values = strided(self.rows.view(np.uint8), self.offset[column], self.dtype[column])
         return values, (mask >> self.mask_dtype.type(self.bit[column])) & 1 == 1
 
 

@@ -782,7 +782,7 @@ def place_lists(size: int, pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray
 
 @numba.njit(cache=True, nogil=True)
 def _gather_rows(out, filled, at, rows, src, segments):  # pragma: no cover - compiled
-    """Per i, the byte ranges ``segments`` (source offset, target offset, length) of
+    """Per i, the ranges ``segments`` (source offset, target offset, length) of
     ``src[rows[i]]`` copied into ``out[at[i]]``, and ``filled[at[i]]`` set."""
     for i in range(at.shape[0]):
         r, d = rows[i], at[i]
@@ -795,10 +795,10 @@ def _gather_rows(out, filled, at, rows, src, segments):  # pragma: no cover - co
 
 def gather_rows(out: np.ndarray, filled: np.ndarray, at: np.ndarray, rows: np.ndarray,
                 src: np.ndarray, segments: np.ndarray) -> None:
-    """Copy the byte ranges ``segments`` (rows of source offset, target offset, length) of each
-    row ``rows[i]`` of ``src`` into row ``at[i]`` of ``out`` (both byte matrices) and mark it in
-    ``filled``: a record's columns side by side cost one or two cache misses, where a column
-    apiece costs one each.
+    """Copy the ranges ``segments`` (rows of source offset, target offset, length) of each row
+    ``rows[i]`` of ``src`` into row ``at[i]`` of ``out`` (matrices of one type: 8-byte words of
+    the column cache's rows) and mark it in ``filled``: a record's columns side by side cost
+    one or two cache misses, where a column apiece costs one each.
 
     >>> src = np.arange(12, dtype=np.uint8).reshape(3, 4)
     >>> out, filled = np.zeros((2, 3), np.uint8), np.zeros(2, bool)

@@ -1169,7 +1169,18 @@ def first_examples(con: duckdb.DuckDBPyConnection, st: Statement, query: str,
     used = neighbours_read(" ".join([st.show, *(f"{c.where} {c.check}" for c in clauses)]))
     out: list[dict] = []
     files = record_files(con, list(st.games))
-    for a, b, pieces in key_pieces(per_n, min(NEIGHBOURHOOD_RECORDS, pass_records(con, [used]))):
+    # the smallest n first, in passes of EXAMPLE_CHUNK_RECORDS: an erratum's printed form fails
+    # on most records, and a pass's join materialises every failure it finds
+    small, total = {}, 0
+    for n in sorted(per_n):
+        total += per_n[n]
+        if total > EXAMPLE_CHUNK_RECORDS:
+            break
+        small[n] = per_n[n]
+    rest = {n: k for n, k in per_n.items() if n not in small}
+    passes = [*key_pieces(small, EXAMPLE_CHUNK_RECORDS),
+              *key_pieces(rest, min(NEIGHBOURHOOD_RECORDS, pass_records(con, [used])))]
+    for a, b, pieces in passes:
         with registered_keys(con, pieces) as keys:
             fast = query
             for g in st.games:

@@ -104,3 +104,20 @@ def test_verify_names_the_code_of_the_records(capsys, tmp_path: Path, monkeypatc
     code, text, _ = cli(capsys, "verify", "--results", str(out), "--only", "lctr1.lemma2", "--report", "-",
                         "--min-n", "3")
     assert "records of 4 (game, n)" in text and "mixes" not in text
+
+
+def test_follower_examples_are_the_smallest_whatever_the_passes(small_store: Path, monkeypatch) -> None:
+    """A follower erratum's printed examples (lctr2.equation4 fails on most records) are its
+    first failures by n, read in passes of three records as in passes of the default size: the
+    same rows as its printed query over the table macro ``neighbourhood`` gives, in order."""
+    import pipeline.verify as verify_module
+    from pipeline.query import connect
+
+    (st,) = verify_module.load_catalogue(select=["lctr2.equation4"])
+    con = connect(small_store)
+    reference = con.sql(f"SELECT * FROM ({st.printed_query}) ORDER BY n, len(parts), parts "
+                        f"LIMIT {verify_module.EXAMPLES}").to_arrow_table().to_pylist()
+    assert len(reference) == verify_module.EXAMPLES
+    for size in (verify_module.EXAMPLE_CHUNK_RECORDS, 3):
+        monkeypatch.setattr(verify_module, "EXAMPLE_CHUNK_RECORDS", size)
+        assert verify_module.first_examples(con, st, st.printed_query) == reference, size

@@ -625,8 +625,8 @@ class _Gathering:
                 column = name.split("_", 1)[1]
                 if target is not None and column in target.offset:  # a row of the cache, or not
                     cached, cached_present = target.unpack(column, target_mask)
-                    values = np.where(target.filled, cached, values)
-                    present = np.where(target.filled, cached_present, present)
+                    np.copyto(values, cached, where=target.filled)
+                    np.copyto(present, cached_present, where=target.filled)
                 kind = pa.int64() if name.endswith("_key") else self.types[column]
                 mask = None if present.all() else ~present
                 out = out.append_column(name, pa.array(values, type=kind, mask=mask))

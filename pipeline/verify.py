@@ -672,14 +672,19 @@ def scan_counts(con: duckdb.DuckDBPyConnection, sts: list[Statement], game: str,
 
     Each predicate is evaluated once per record: the domain's and every clause's failure as one
     bit of a packed integer, the records grouped by n and those integers (a few groups: the
-    predicates seldom differ), the counts summed here from the groups. One ``count(*) FILTER``
-    per predicate evaluated each predicate in an aggregate of its own, several times over."""
+    predicates seldom differ), the counts summed here from the groups; a predicate two
+    statements share is one bit. One ``count(*) FILTER`` per predicate evaluated each predicate
+    in an aggregate of its own, several times over."""
     bits: list[str] = []
     layout = []  # per statement: its domain's bit, its clauses' bits, its printed clauses' bits
 
     def bit(expr: str) -> int:
-        bits.append(f"coalesce({expr}, false)")
-        return len(bits) - 1
+        # a predicate two statements share is one bit (lctr1.lemma3's list comparisons are
+        # lctr2.lemma6's items 2 and 3): DuckDB evaluates each CASE of its own
+        text = f"coalesce({expr}, false)"
+        if text not in bits:
+            bits.append(text)
+        return bits.index(text)
 
     for st in sts:
         def fails(clauses: tuple[Clause, ...], st: Statement = st) -> list[int]:

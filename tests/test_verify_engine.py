@@ -352,3 +352,23 @@ def test_a_scan_of_many_predicates_counts_each(small_store: Path) -> None:
             f"+ count(*) FILTER (WHERE ({w2}) AND NOT (height > {k})) FROM lctr").fetchall()[0]
         assert (rows, lo, hi, count) == expected, k
         assert printed is None
+
+
+def test_a_predicate_shared_by_statements_counts_for_each(tmp_path: Path) -> None:
+    """Two statements with the same clause (one bit of the shared scan) and a third with its
+    own each count their own failures: those of the records written here."""
+    from pipeline.verify import scan_counts
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT range % 5 + 1 AS n, range % 7 AS sg FROM range(70)")
+    head = "-- id: x.{}\n-- source: s\n-- kind: lemma\n-- statement: s\n-- covers: lctr\n-- games: lctr\n"
+    texts = {"a": "-- assert: sg <= 4\n", "b": "-- assert: sg <= 4\n-- label_2: two\n-- assert_2: sg <= 5\n",
+             "c": "-- where: n > 2\n-- assert: sg <= 4\n"}
+    sts = []
+    for name, body in texts.items():
+        (tmp_path / f"{name}.sql").write_text(head.format(name) + body)
+        sts.append(parse_statement(tmp_path / f"{name}.sql"))
+    counted = scan_counts(con, sts, "lctr", "t")
+    # sg 5 and 6 fail sg <= 4 (20 records), sg 6 fails sg <= 5 (10); n > 2 holds 42 records,
+    # 12 of them with sg 5 or 6
+    assert [(rows, count) for rows, _, _, count, _ in counted] == [(70, 20), (70, 30), (42, 12)]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 
 from pipeline.errors import PartgamesError
 from pipeline.neighbourhood import COLUMNS, neighbourhood_sql, neighbours_read
@@ -1025,6 +1026,9 @@ class RecordFiles:
 #: The relation of a gathered pass's rows, registered while its statements are counted.
 PASS_ROWS = "_neighbourhood_rows"
 
+#: The rows of a record batch of a gathered pass: DuckDB counts its batches side by side.
+PASS_BATCH = 1 << 17
+
 
 class NeighbourhoodGather:
     """A game's neighbourhood passes gathered by position (:mod:`pipeline.neighbourhood_table`):
@@ -1077,6 +1081,10 @@ class NeighbourhoodGather:
         own = self.con.sql(f"SELECT {', '.join(quote_name(c) for c in self.columns)} "
                            f"FROM {source} WHERE {pieces or 'false'}").to_arrow_table()
         table = neighbourhood_table(own, keys, self.neighbours, self.arrays, self.types, self.cache)
+        # DuckDB scans a registered table a record batch per thread: batches of PASS_BATCH rows
+        # (slices, no copy), where the gathered columns are one chunk each and counted on one core
+        table = pa.Table.from_batches(table.combine_chunks().to_batches(max_chunksize=PASS_BATCH),
+                                      table.schema)
         self.con.register(PASS_ROWS, table)
         try:
             yield PASS_ROWS

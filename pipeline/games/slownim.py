@@ -155,6 +155,98 @@ def _next_partition(x, s):  # pragma: no cover
 # --------------------------------------------------------------------------------------------------
 # Solving one level (all positions of total N)
 # --------------------------------------------------------------------------------------------------
+# inline: once per position of the level, in the loop of :func:`_solve_level`.
+@numba.njit(cache=True, inline="always")
+def _groups(x, s, gst, gm, cap):  # pragma: no cover
+    """The number of groups of equal nonzero stacks of the position ``x`` (non-increasing,
+    length ``s``); group g starts at stack ``gst[g]`` and has ``gm[g]`` stacks, and ``cap[g]`` is
+    the number of stacks in groups g, g+1, … (``cap[ng] = 0``). ``gst``, ``gm``, ``cap``: written.
+    """
+    ng = 0
+    i = 0
+    while i < s and x[i] > 0:
+        j = i
+        while j < s and x[j] == x[i]:
+            j += 1
+        gst[ng] = i
+        gm[ng] = j - i
+        ng += 1
+        i = j
+    cap[ng] = 0
+    for g in range(ng - 1, -1, -1):
+        cap[g] = cap[g + 1] + gm[g]
+    return ng
+
+
+# inline: once per option, in the loop of :func:`_solve_level`.
+@numba.njit(cache=True, inline="always")
+def _take_tokens(x, y, s, ng, gst, gm, cv):  # pragma: no cover
+    """Write into ``y`` the option of ``x`` (``s`` stacks) that takes a token from the last
+    ``cv[g]`` stacks of each group g of equal stacks (``ng`` groups, group g the ``gm[g]`` stacks
+    from ``gst[g]``, :func:`_groups`): taking them from the last stacks keeps it sorted."""
+    for t in range(s):
+        y[t] = x[t]
+    for h in range(ng):
+        end = gst[h] + gm[h]
+        for t in range(cv[h]):
+            y[end - 1 - t] -= 1
+
+
+# inline: once per position of the level, in the loop of :func:`_solve_level`.
+@numba.njit(cache=True, inline="always")
+def _position_values(p, a0, ne, edges, marks, sg, sgm, nodes, leaves, height, andb, orb):  # pragma: no cover
+    """Solve position ``p`` from its options ``edges[a0:ne]`` (solved already), docs/definitions.md
+    §3 (sg, sg_misere: the mex of the options'; a terminal position is (0, 1)), §4 (nodes = 1 +
+    Σ nodes(options), exact or OVER; leaves; height = 1 + the longest option's) and §5 (flag(x) =
+    local(x) ∧ ⋀ flag(options)).
+
+    ``marks``: the values seen among the options, row 0 sg and row 1 sg_misere, a value seen when
+    its entry is ``p + 1`` (no clearing), at least ``ne - a0 + 2`` columns; ``sg`` … ``orb``: the
+    values by position (written at p).
+    """
+    cnt = ne - a0
+    stamp = p + 1
+    if cnt == 0:
+        g_val, m_val, nd, lv, h = 0, 1, np.int64(1), np.int64(1), 0
+        agg_and = 0x3FF
+        agg_or = 0
+    else:
+        nsum = np.int64(0)
+        lsum = np.int64(0)
+        hmax = 0
+        agg_and = 0x3FF
+        agg_or = 0
+        for e in range(a0, ne):
+            t = edges[e]
+            if sg[t] <= cnt:
+                marks[0, sg[t]] = stamp
+            if sgm[t] <= cnt:
+                marks[1, sgm[t]] = stamp
+            nsum = sadd(nsum, nodes[t])
+            lsum = sadd(lsum, leaves[t])
+            hmax = max(hmax, height[t])
+            agg_and &= andb[t]
+            agg_or |= orb[t]
+        g_val = 0
+        while marks[0, g_val] == stamp:
+            g_val += 1
+        m_val = 0
+        while marks[1, m_val] == stamp:
+            m_val += 1
+        nd = sadd(np.int64(1), nsum)
+        lv = lsum
+        h = hmax + 1
+    terminal = cnt == 0
+    own, own_or = summarize(g_val, m_val, terminal, agg_and, agg_or)
+    sg[p] = g_val
+    sgm[p] = m_val
+    nodes[p] = nd
+    leaves[p] = lv
+    height[p] = h
+    andb[p] = own
+    orb[p] = own_or
+
+
 @numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, marks,
                  keep_edges, max_edges):  # pragma: no cover
@@ -164,9 +256,12 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
     With ``keep_edges`` options are appended to the CSR lists ``estart``/``edges`` (grown here when
     full, never beyond ``max_edges``) for :func:`_count_states`; without (1 ∈ A: states in closed
     form) each position's options overwrite the previous one's. Returns ``(edges, ne, marks)``,
-    ``ne = -1`` if the option lists would pass ``max_edges`` (the memory bound). Values follow
-    docs/definitions.md §3 (mex; terminal misère value 1), §4 (nodes = 1 + Σ nodes(options), exact or OVER)
-    and §5 (flag(x) = local(x) ∧ ⋀ flag(options)).
+    ``ne = -1`` if the option lists would pass ``max_edges`` (the memory bound). The positions are
+    visited in rank order (:func:`_next_partition`), each one's options listed (c_g stacks from
+    each group g of equal stacks, Σ c_g ∈ A, depth first over the groups, :func:`_take_tokens`)
+    and its values computed from theirs (:func:`_position_values`). The growing arrays
+    (``edges``, ``marks``) are grown here, not in a helper: an inlined helper that returns an
+    array adds a reference-count round trip per position.
     """
     sg, sgm, nodes, leaves, height, andb, orb = values
     x = np.zeros(s, dtype=np.int64)
@@ -180,19 +275,7 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
     _unrank(0, s, n, ctab, x)
     for q in range(count):
         p = off[n] + q
-        ng = 0
-        i = 0
-        while i < s and x[i] > 0:
-            j = i
-            while j < s and x[j] == x[i]:
-                j += 1
-            gst[ng] = i
-            gm[ng] = j - i
-            ng += 1
-            i = j
-        cap[ng] = 0
-        for g in range(ng - 1, -1, -1):
-            cap[g] = cap[g + 1] + gm[g]
+        ng = _groups(x, s, gst, gm, cap)
         if not keep_edges:
             ne = 0
         estart[p] = ne
@@ -214,13 +297,7 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
                 taken = ps[g] + cv[g]
                 if (amask >> taken) & 1 == 0:
                     continue
-                # the option: the last c_h stacks of each group lose a token (stays sorted)
-                for t in range(s):
-                    y[t] = x[t]
-                for h in range(ng):
-                    end = gst[h] + gm[h]
-                    for t in range(cv[h]):
-                        y[end - 1 - t] -= 1
+                _take_tokens(x, y, s, ng, gst, gm, cv)
                 rest = n - taken
                 if ne == edges.shape[0]:
                     if ne >= max_edges:
@@ -230,51 +307,9 @@ def _solve_level(n, s, amask, amin, amax, ctab, off, values, estart, edges, ne, 
                     edges = bigger
                 edges[ne] = off[rest] + _rank(y, s, rest, ctab)
                 ne += 1
-        # ---- values (docs/definitions.md §3–§5) ----
-        a0 = estart[p]
-        cnt = ne - a0
-        if cnt + 2 > marks.shape[1]:
-            marks = np.zeros((2, 2 * (cnt + 2)), dtype=np.int64)
-        stamp = p + 1
-        if cnt == 0:
-            g_val, m_val, nd, lv, h = 0, 1, np.int64(1), np.int64(1), 0
-            agg_and = 0x3FF
-            agg_or = 0
-        else:
-            nsum = np.int64(0)
-            lsum = np.int64(0)
-            hmax = 0
-            agg_and = 0x3FF
-            agg_or = 0
-            for e in range(a0, ne):
-                t = edges[e]
-                if sg[t] <= cnt:
-                    marks[0, sg[t]] = stamp
-                if sgm[t] <= cnt:
-                    marks[1, sgm[t]] = stamp
-                nsum = sadd(nsum, nodes[t])
-                lsum = sadd(lsum, leaves[t])
-                hmax = max(hmax, height[t])
-                agg_and &= andb[t]
-                agg_or |= orb[t]
-            g_val = 0
-            while marks[0, g_val] == stamp:
-                g_val += 1
-            m_val = 0
-            while marks[1, m_val] == stamp:
-                m_val += 1
-            nd = sadd(np.int64(1), nsum)
-            lv = lsum
-            h = hmax + 1
-        terminal = cnt == 0
-        own, own_or = summarize(g_val, m_val, terminal, agg_and, agg_or)
-        sg[p] = g_val
-        sgm[p] = m_val
-        nodes[p] = nd
-        leaves[p] = lv
-        height[p] = h
-        andb[p] = own
-        orb[p] = own_or
+        if ne - estart[p] + 2 > marks.shape[1]:
+            marks = np.zeros((2, 2 * (ne - estart[p] + 2)), dtype=np.int64)
+        _position_values(p, estart[p], ne, edges, marks, sg, sgm, nodes, leaves, height, andb, orb)
         _next_partition(x, s)
     estart[off[n + 1]] = ne
     return edges, ne, marks
@@ -305,6 +340,61 @@ def _count_dominated(x, s, ways):  # pragma: no cover
     return ways[top]
 
 
+# inline: once per visited position, in the loop of :func:`_count_states`.
+@numba.njit(cache=True, inline="always")
+def _add_to_counters(planes, mask, y, words):  # pragma: no cover
+    """Add the bits of ``mask[y]`` (one per start of the block) to the bit-sliced counters
+    ``planes`` (``planes[w, c]``: bit c of the 64 counters of word w), a ripple-carry addition of
+    one to the counters of the starts that reach y. ``words``: 64-bit words per mask."""
+    for w in range(words):
+        carry = mask[y, w]
+        c = 0
+        while carry != np.uint64(0):
+            both = planes[w, c] & carry
+            planes[w, c] ^= carry
+            carry = both
+            c += 1
+
+
+# inline: once per visited position, in the loop of :func:`_count_states`.
+@numba.njit(cache=True, inline="always")
+def _push_down(y, off, estart, edges, mask, seen, tok, lst, fill, words):  # pragma: no cover
+    """Push the mask of position ``y`` down to its options, ``mask(t) |= mask(y)``, listing an
+    option t in its level's list when the block reaches it first; then clear ``mask[y]``.
+
+    ``off``: the first index of each total; ``estart``, ``edges``: the option lists (CSR);
+    ``mask``: the starts reaching each position, by 64-bit word (``words`` of them); ``seen``:
+    ``tok`` where the block reached a position; ``lst``, ``fill``: the reached positions of total
+    T in ``lst[off[T]:off[T] + fill[T]]``.
+    """
+    for e in range(estart[y], estart[y + 1]):
+        t = edges[e]
+        if seen[t] != tok:
+            seen[t] = tok
+            lt = np.searchsorted(off, t, side="right") - 1
+            lst[off[lt] + fill[lt]] = t
+            fill[lt] += 1
+        for w in range(words):
+            mask[t, w] |= mask[y, w]
+    for w in range(words):
+        mask[y, w] = np.uint64(0)
+
+
+# inline: once per block, in :func:`_count_states`.
+@numba.njit(cache=True, inline="always")
+def _read_counters(planes, starts, o_states, at):  # pragma: no cover
+    """Write the counts of the block's ``starts`` starts, read from the bit-sliced counters
+    ``planes`` (``planes[w, c]``: bit c of the 64 counters of word w), into
+    ``o_states[at:at + starts]``."""
+    for k in range(starts):
+        w = k >> 6
+        bit = np.uint64(k & 63)
+        v = np.int64(0)
+        for c in range(48):
+            v |= np.int64((planes[w, c] >> bit) & np.uint64(1)) << c
+        o_states[at + k] = v
+
+
 @numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
 def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no cover
     """``states`` (docs/definitions.md §4: distinct positions reachable, the start included) of the positions
@@ -313,10 +403,11 @@ def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no
     A set union, done for a block of ``64 · words`` starts at once: each position y gets the bit
     mask of the starts that reach it, ``mask(y) = ⋁ mask(z)`` over the z with a move z → y, pushed
     down level by level (totals decrease along every move, so level T is final once the levels
-    above are done; only positions some start reaches are visited). Each start's count is the
-    number of visited y whose mask holds its bit, summed in bit-sliced counters (``planes[w, c]``
-    is bit c of the 64 counters of word w). Cost: the edges of the union of the block's reachable
-    sets, times ``words``, instead of the edges of every reachable set, start by start.
+    above are done; only positions some start reaches are visited, :func:`_push_down`). Each
+    start's count is the number of visited y whose mask holds its bit, summed in bit-sliced
+    counters (:func:`_add_to_counters`, :func:`_read_counters`). Cost: the edges of the union of
+    the block's reachable sets, times ``words``, instead of the edges of every reachable set,
+    start by start.
     """
     npos = off[n + 1]
     mask = np.zeros((npos, words), dtype=np.uint64)
@@ -331,7 +422,7 @@ def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no
         tok += 1
         fill[:] = 0
         planes[:, :] = 0
-        for k in range(b1 - b0):
+        for k in range(b1 - b0):  # each start of the block reaches itself
             p = off[n] + b0 + k
             mask[p, k >> 6] |= np.uint64(1) << np.uint64(k & 63)
             seen[p] = tok
@@ -341,32 +432,59 @@ def _count_states(n, lo, hi, off, estart, edges, words, o_states):  # pragma: no
             base = off[level]
             for i in range(fill[level]):  # moves lower the total: this list is complete now
                 y = lst[base + i]
-                for w in range(words):
-                    carry = mask[y, w]
-                    c = 0
-                    while carry != np.uint64(0):
-                        both = planes[w, c] & carry
-                        planes[w, c] ^= carry
-                        carry = both
-                        c += 1
-                for e in range(estart[y], estart[y + 1]):
-                    t = edges[e]
-                    if seen[t] != tok:
-                        seen[t] = tok
-                        lt = np.searchsorted(off, t, side="right") - 1
-                        lst[off[lt] + fill[lt]] = t
-                        fill[lt] += 1
-                    for w in range(words):
-                        mask[t, w] |= mask[y, w]
-                for w in range(words):
-                    mask[y, w] = np.uint64(0)
-        for k in range(b1 - b0):
-            w = k >> 6
-            bit = np.uint64(k & 63)
-            v = np.int64(0)
-            for c in range(48):
-                v |= np.int64((planes[w, c] >> bit) & np.uint64(1)) << c
-            o_states[b0 - lo + k] = v
+                _add_to_counters(planes, mask, y, words)
+                _push_down(y, off, estart, edges, mask, seen, tok, lst, fill, words)
+        _read_counters(planes, b1 - b0, o_states, b0 - lo)
+
+
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
+def _write_values(k, p, sg, sgm, nodes, leaves, height, andb, out):  # pragma: no cover
+    """Record ``k``'s values but ``states``: those of position ``p``, the flags unpacked from its
+    and-summary. ``sg`` … ``andb``: the values by position (see :func:`_solve_level`); ``out``:
+    the records."""
+    out.sg[k] = sg[p]
+    out.sg_misere[k] = sgm[p]
+    out.nodes[k] = nodes[p]
+    out.leaves[k] = leaves[p]
+    out.height[k] = height[p]
+    fl = andb[p]
+    for f in range(6):
+        out.flags[f, k] = (fl >> f) & 1
+
+
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
+def _reduce(x, r, s, n, a):  # pragma: no cover
+    """The reduction of the position ``x`` (``s`` stacks, total ``n``) into ``r`` (NIRB,
+    Algorithm 1 of the paper: while max > ⌊Σ/a⌋, chop every stack to ⌊Σ/a⌋); returns its total."""
+    for t in range(s):
+        r[t] = x[t]
+    total = n
+    while r[0] > total // a:
+        cut = total // a
+        total = 0
+        for t in range(s):
+            if r[t] > cut:
+                r[t] = cut
+            total += r[t]
+    return total
+
+
+@numba.njit(cache=True, nogil=True)  # solver threads run beside each other (pipeline.runner)
+def _write_reduced(k, r, s, total, a, rpos, out):  # pragma: no cover
+    """Record ``k``'s ``reduced_parts`` (the nonzero stacks of the reduction ``r``, ``s`` of them,
+    appended from ``rpos``), ``odd_stacks`` (its odd stacks) and ``sum_mod`` (its ``total`` mod
+    2a), docs/definitions.md §2.3 / §8.3; returns the new end of ``reduced_parts``."""
+    odd = 0
+    for t in range(s):
+        if r[t] > 0:
+            out.reduced_parts[rpos] = r[t]
+            rpos += 1
+        if r[t] % 2 == 1:
+            odd += 1
+    out.reduced_offsets[k + 1] = rpos
+    out.odd_stacks[k] = odd
+    out.sum_mod[k] = total % (2 * a)
+    return rpos
 
 
 @numba.njit(cache=True, nogil=True)  # runs beside the writer thread (pipeline.runner)
@@ -374,8 +492,8 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
     """Write the records of the positions of total ``n`` with ranks ``lo ≤ rank < hi`` into ``out``.
 
     ``states`` by :func:`_count_states`. Features as for board games (docs/definitions.md §1, on the nonzero
-    parts); ``reduced``, ``reduced_parts`` (Algorithm 1 of the paper: while max > ⌊Σ/a⌋, chop every
-    stack to ⌊Σ/a⌋), ``odd_stacks`` and ``sum_mod`` per docs/definitions.md §2.3 / §8.3.
+    parts); ``reduced``, ``reduced_parts`` (:func:`_reduce`), ``odd_stacks`` and ``sum_mod`` per
+    docs/definitions.md §2.3 / §8.3.
     """
     sg, sgm, nodes, leaves, height, andb, orb = values
     x = np.zeros(s, dtype=np.int64)
@@ -392,15 +510,7 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
     out.conjugate_offsets[0] = 0
     out.reduced_offsets[0] = 0
     for k in range(hi - lo):
-        p = off[n] + lo + k
-        out.sg[k] = sg[p]
-        out.sg_misere[k] = sgm[p]
-        out.nodes[k] = nodes[p]
-        out.leaves[k] = leaves[p]
-        out.height[k] = height[p]
-        fl = andb[p]
-        for f in range(6):
-            out.flags[f, k] = (fl >> f) & 1
+        _write_values(k, off[n] + lo + k, sg, sgm, nodes, leaves, height, andb, out)
         if a == 1:
             out.states[k] = _count_dominated(x, s, box)
         # ---- features of the nonzero parts (docs/definitions.md §1) ----
@@ -408,29 +518,9 @@ def _records(n, lo, hi, s, a, ctab, off, values, estart, edges, words, out):  # 
         while depth < s and x[depth] > 0:
             depth += 1
         ppos, cpos = write_features(k, x, depth, ppos, cpos, out)
-        largest = x[0]
-        # ---- reduction (NIRB, Algorithm 1) ----
-        out.reduced[k] = a * largest <= n
-        for t in range(s):
-            r[t] = x[t]
-        total = n
-        while r[0] > total // a:
-            cut = total // a
-            total = 0
-            for t in range(s):
-                if r[t] > cut:
-                    r[t] = cut
-                total += r[t]
-        odd = 0
-        for t in range(s):
-            if r[t] > 0:
-                out.reduced_parts[rpos] = r[t]
-                rpos += 1
-            if r[t] % 2 == 1:
-                odd += 1
-        out.reduced_offsets[k + 1] = rpos
-        out.odd_stacks[k] = odd
-        out.sum_mod[k] = total % (2 * a)
+        out.reduced[k] = a * x[0] <= n
+        total = _reduce(x, r, s, n, a)
+        rpos = _write_reduced(k, r, s, total, a, rpos, out)
         _next_partition(x, s)
     return hi - lo
 

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -396,23 +397,63 @@ def test_verify_on_a_read_only_store_fails_before_the_statements(store: Path, ca
     assert err.count("\n") == 1 and "read-only" in err and "--report" in err
 
 
-def test_a_commit_during_a_readers_scan_is_no_damage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run committing a (game, n) while a reader lists the store (after its scan of the
-    directories, before it reads the journal) is not reported as a (game, n) gone: the reader
-    reads what was there when it looked, and reports no damage."""
-    from pipeline.runner import run
-    from pipeline.storage import Store
-
-    root = tmp_path / "r"
-    run(["lctr"], max_n=5, out=str(root), jobs=1, progress=False)
+def _committed_while_listing(root: Path, monkeypatch: pytest.MonkeyPatch,
+                             before: Callable[[], object] = lambda: None,
+                             after: Callable[[], object] = lambda: None
+                             ) -> tuple[list[tuple[str, int, dict]], list]:
+    """``Store.committed()`` of ``root`` with ``before`` done on the store just before its scan
+    of the directories and ``after`` just after it: both after it read the journal, before it
+    checks what it found."""
     scan = Store.list_directories
 
-    def scan_then_commit(self):  # noqa: ANN001, ANN202
+    def listing(self):  # noqa: ANN001, ANN202
+        monkeypatch.setattr(Store, "list_directories", scan)  # the runs inside list as usual
+        before()
         out = scan(self)
-        monkeypatch.setattr(Store, "list_directories", scan)
-        run(["lctr"], max_n=6, out=str(root), jobs=1, progress=False)  # commits n = 6 meanwhile
+        after()
         return out
 
-    monkeypatch.setattr(Store, "list_directories", scan_then_commit)
-    sound, damaged = Store.open(root, create=False).committed()
+    monkeypatch.setattr(Store, "list_directories", listing)
+    return Store.open(root, create=False).committed()
+
+
+def test_a_commit_during_a_readers_scan_is_no_damage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run committing a (game, n) while a reader lists the store (after it read the journal
+    and scanned the directories, before it checks them) is not reported as a (game, n) gone: the reader
+    reads what was there when it looked, and reports no damage."""
+    root = tmp_path / "r"
+    _run(root, max_n=5)
+    sound, damaged = _committed_while_listing(
+        root, monkeypatch, after=lambda: _run(root, max_n=6))  # commits n = 6 meanwhile
     assert damaged == [] and sorted(n for _, n, _ in sound) == [1, 2, 3, 4, 5]
+
+
+def test_a_commit_made_and_removed_during_a_readers_scan_is_not_its_to_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A (game, n) committed and removed again while a reader lists the store was never in the
+    store the reader read: the journal it read before its scan does not hold it, so it is no
+    (game, n) gone. Fails when the journal is read after the scan (it then holds n = 6, whose
+    directory is missing by the time it is checked)."""
+    root = tmp_path / "r"
+    _run(root, max_n=5)
+
+    def commit_and_remove() -> None:
+        _run(root, max_n=6)
+        shutil.rmtree(root / "game=lctr" / "n=6")
+
+    sound, damaged = _committed_while_listing(root, monkeypatch, after=commit_and_remove)
+    assert damaged == [] and sorted(n for _, n, _ in sound) == [1, 2, 3, 4, 5]
+
+
+def test_a_directory_aside_during_a_readers_scan_is_not_gone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A (game, n) that is away from its place while a reader scans (a replace without an atomic
+    swap moves the old directory aside and then the new one in) and back before the reader
+    checks it is no (game, n) gone: the journal holds it and its directory is in place. Fails
+    when a journaled (game, n) missing from the scan is not looked for again."""
+    root = tmp_path / "r"
+    _run(root, max_n=5)
+    job, aside = root / "game=lctr" / "n=4", tmp_path / "aside"
+    _, damaged = _committed_while_listing(root, monkeypatch, before=lambda: job.rename(aside),
+                                          after=lambda: aside.rename(job))
+    assert damaged == [] and job.is_dir()

@@ -206,18 +206,10 @@ def _lay_out_lines(lam, r, n, rays, max_cells, start, line, line_ids):  # pragma
 
 
 @numba.njit(cache=True, inline="always")
-def _gather_options(i, j, r, lam, start, steps, rays, exits, cell, line, line_ids, e_word, e_bits,
-                    sgb, sgmb):  # pragma: no cover - compiled
-    """The options of cell (i, j) of ``lam`` (``r`` parts, flat indices ``start``), aggregated
-    (docs/definitions.md §3–§5): their sg and sg_misere values set in the zeroed bitsets ``sgb``
-    and ``sgmb``, and (used, nodes, leaves, height, and, or, count): the words of the bitsets
-    that may be nonzero, the options' nodes and leaves summed (saturating, :func:`sadd`), their
-    largest height (−1 if none), their flags and-ed and or-ed, and how many there are.
-
-    A step (``steps[s]``) reaches one cell, or with ``exits`` (LCTR) the empty position () when
-    it leaves the diagram; a ray's (``rays[q]``) targets are the cells of its line solved so far,
-    read from the line's aggregate (``line``, ``line_ids``, option words ``e_word``/``e_bits``,
-    :func:`_lay_out_lines`); ``cell`` holds the solved cells' fields (SG … OR)."""
+def _step_options(i, j, r, lam, start, steps, exits, cell, sgb, sgmb):  # pragma: no cover - compiled
+    """The options of cell (i, j) of ``lam`` that its steps (``steps[s]``) reach, aggregated as
+    :func:`_gather_options` returns them: each a solved cell (``cell``), or with ``exits`` (LCTR)
+    the empty position () when the step leaves the diagram."""
     used = 0
     nsum = np.int64(0)
     lsum = np.int64(0)
@@ -252,7 +244,15 @@ def _gather_options(i, j, r, lam, start, steps, rays, exits, cell, line, line_id
             agg_and &= _EMPTY_AND
             agg_or |= _EMPTY_OR
             cnt += 1
-    c0 = start[i] + j
+    return used, nsum, lsum, hmax, agg_and, agg_or, cnt
+
+
+@numba.njit(cache=True, inline="always")
+def _ray_options(c0, rays, line, line_ids, e_word, e_bits, sgb, sgmb, used, nsum, lsum, hmax,
+                 agg_and, agg_or, cnt):  # pragma: no cover - compiled
+    """The aggregate (used … cnt) of :func:`_step_options` with the options of cell ``c0`` that
+    its rays (``rays[q]``) reach added: the solved cells of its line of each ray, read from the
+    line's aggregate (``line``, ``line_ids``, option words ``e_word``/``e_bits``)."""
     for q in range(rays.shape[0]):
         ln = line_ids[q, c0]
         if line[ln, L_COUNT] > 0:  # the ray's targets: the line's solved cells
@@ -268,6 +268,25 @@ def _gather_options(i, j, r, lam, start, steps, rays, exits, cell, line, line_id
             agg_or |= line[ln, L_OR]
             cnt += 1
     return used, nsum, lsum, hmax, agg_and, agg_or, cnt
+
+
+@numba.njit(cache=True, inline="always")
+def _gather_options(i, j, r, lam, start, steps, rays, exits, cell, line, line_ids, e_word, e_bits,
+                    sgb, sgmb):  # pragma: no cover - compiled
+    """The options of cell (i, j) of ``lam`` (``r`` parts, flat indices ``start``), aggregated
+    (docs/definitions.md §3–§5): their sg and sg_misere values set in the zeroed bitsets ``sgb``
+    and ``sgmb``, and (used, nodes, leaves, height, and, or, count): the words of the bitsets
+    that may be nonzero, the options' nodes and leaves summed (saturating, :func:`sadd`), their
+    largest height (−1 if none), their flags and-ed and or-ed, and how many there are.
+
+    A step (``steps[s]``) reaches one cell, or with ``exits`` (LCTR) the empty position () when
+    it leaves the diagram; a ray's (``rays[q]``) targets are the cells of its line solved so far,
+    read from the line's aggregate (``line``, ``line_ids``, option words ``e_word``/``e_bits``,
+    :func:`_lay_out_lines`); ``cell`` holds the solved cells' fields (SG … OR)."""
+    used, nsum, lsum, hmax, agg_and, agg_or, cnt = _step_options(i, j, r, lam, start, steps, exits,
+                                                                  cell, sgb, sgmb)
+    return _ray_options(start[i] + j, rays, line, line_ids, e_word, e_bits, sgb, sgmb, used, nsum,
+                        lsum, hmax, agg_and, agg_or, cnt)
 
 
 @numba.njit(cache=True, inline="always")
@@ -389,7 +408,8 @@ def _write_values(p, cell, states, out):  # pragma: no cover - compiled
     out.states[p] = states
 
 
-# Not split: its cell loop as an inlined helper adds reference counts (docs/performance.md).
+# Not split: its cell loop as an inlined helper adds 22 reference-count calls to its machine code
+# (docs/performance.md, "Tried and not kept").
 @numba.njit(cache=True, nogil=True)
 def solve_partitions(values, offsets, steps, rays, exits, words, out):  # pragma: no cover - compiled
     """Solve each partition ``values[offsets[p]:offsets[p+1]]`` (non-increasing, positive parts);

@@ -135,23 +135,19 @@ class RecordArrays:
 
 
 class ColumnCache:
-    """A game's columns of each n, read once from the store and written to flat files beside it,
-    so that every later pass that reaches an n gathers its neighbours' values by position from
-    files read whole or in large pieces (from the page cache, in practice) instead of reading
-    and decoding the Parquet files again.
-
-    Per n, the fixed-width columns are one file of rows (:class:`RowLayout`: each record's
-    values side by side at its ordinal, with a mask of which are present), so that a neighbour
-    costs one or two cache misses to gather whatever its statements read, where a file per
-    column cost a miss per column; a list column is its items and each record's offset, as
-    Arrow lays it out, and whether each is present.
+    """A game's columns of each n, read once from the store and written to flat files beside it
+    (per n and column, each record's value at its ordinal, a list column as Arrow lays it out:
+    its items and each record's offset; and per n which ordinals a record holds), so that every
+    later pass that reaches an n gathers its neighbours' values by position from a file read
+    whole (from the page cache, in practice) instead of reading and decoding the Parquet files
+    again.
 
     The passes of a large store read each smaller n once per pass, and the neighbours of a
     range of ordinals fall in most files of each n, so the Parquet reads grow with the passes
     (docs/performance.md, "The neighbourhood pass"); a list column costs DuckDB about 400 ns a
-    record to decode each time. The files take the columns' width per record (40 bytes for the
+    record to decode each time. The files take the columns' width per record (38 bytes for the
     twelve value columns a consistency statement reads, and a list's items) and at most
-    ``budget`` bytes in all; an n past the budget, or a list of an n whose file would pass
+    ``budget`` bytes in all; an n past the budget, or a column of an n whose file would pass
     :data:`MAX_FILE` bytes, is read from the store as before. The directory is the verify's own
     and is removed with it (:func:`column_cache_directory`): a cache is never read by another
     verify.
@@ -164,13 +160,9 @@ class ColumnCache:
     #: columns).
     CHUNK = 1 << 22
 
-    #: The largest list file of one n that a pass reads whole (an n of 33 M records' lists of
-    #: four items), so that the reads add at most this much to a pass's memory.
+    #: The largest file of one column of one n that a pass reads whole (an 8-byte column of
+    #: n = 84, 33 M records), so that the reads add at most this much to a pass's memory.
     MAX_FILE = 1 << 28
-
-    #: The bytes of rows a pass reads at a time (the rows of n = 80 are 15.8 M records of 40
-    #: bytes for a consistency statement: three pieces).
-    READ_BYTES = 1 << 28
 
     def __init__(self, directory: Path, arrays: RecordArrays, columns: list[str],
                  types: dict[str, pa.DataType], budget: int) -> None:
@@ -198,8 +190,7 @@ class ColumnCache:
         size = int(self.arrays.sizes[m])
         if not columns or self.used + size > self.budget:
             return None
-        types = {c: self.types[c] for c in columns}
-        out = CachedColumns(self.directory, m, size, types, RowLayout.of(types), self.READ_BYTES)
+        out = CachedColumns(self.directory, m, size, {c: self.types[c] for c in columns}, set())
         # Written by pwrite, not through a mapping: a written mapping's pages count as the
         # process's memory until it is unmapped.
         try:
@@ -218,8 +209,7 @@ class ColumnCache:
                         lo, hi = max(first, start), min(first + length, end)
                         if lo < hi:
                             files.put(read, lo, row + lo - first, hi - lo)
-                if (max(files.sizes.values(), default=0) > self.MAX_FILE
-                        or self.used + files.bytes > self.budget):
+                if max(files.sizes.values()) > self.MAX_FILE or self.used + files.bytes > self.budget:
                     files.remove()
                     return None
             files.finish()
@@ -232,98 +222,19 @@ class ColumnCache:
         return out
 
 
-class RowLayout(NamedTuple):
-    """Where the fixed-width columns of a row of the cache lie: ``columns`` side by side from
-    byte 0, the widest first so that each lies within aligned 8-byte words (column c at byte
-    ``offset[c]``), then a mask of ``mask_bytes`` bytes at ``mask_at`` whose bit j says that
-    ``columns[j]`` is present (its record held, its value not NULL); a row is a whole number
-    of words. An ordinal no record holds is a row of zeros: nothing present.
-
-    >>> layout = RowLayout.of({"sg": pa.int16(), "nodes": pa.int64(), "parts": pa.list_(pa.int16())})
-    >>> layout.columns, layout.offset, layout.mask_at, layout.row_bytes
-    (('nodes', 'sg'), {'nodes': 0, 'sg': 8}, 10, 16)
-    """
-    columns: tuple[str, ...]
-    dtype: dict[str, np.dtype]
-    offset: dict[str, int]
-    mask_at: int
-    mask_bytes: int
-
-    @classmethod
-    def of(cls, types: dict[str, pa.DataType]) -> RowLayout:
-        fixed = [c for c, kind in types.items() if not pa.types.is_list(kind)]
-        dtype = {c: np.dtype(types[c].to_pandas_dtype()) for c in fixed}
-        columns = tuple(sorted(fixed, key=lambda c: -dtype[c].itemsize))  # widths of 8, 4, 2, 1
-        offset, at = {}, 0
-        for c in columns:
-            offset[c] = at
-            at += dtype[c].itemsize
-        mask_bytes = next(b for b in (1, 2, 4, 8) if 8 * b >= len(columns))
-        return cls(columns, dtype, offset, -(-at // mask_bytes) * mask_bytes, mask_bytes)
-
-    @property
-    def row_bytes(self) -> int:
-        return -(-(self.mask_at + self.mask_bytes) // 8) * 8
-
-    @property
-    def mask_dtype(self) -> np.dtype:
-        return np.dtype(f"u{self.mask_bytes}")
-
-    def pack(self, values: dict[str, tuple[np.ndarray, np.ndarray]], row: int, length: int) -> np.ndarray:
-        """The rows of ``values`` (per column its values and presence) ``row`` … ``row + length``
-        − 1, as bytes (``length`` × :attr:`row_bytes`)."""
-        block = np.zeros((length, self.row_bytes), np.uint8)
-        mask = np.zeros(length, self.mask_dtype)
-        for j, c in enumerate(self.columns):
-            v, ok = values[c]
-            width = self.dtype[c].itemsize
-            part = np.ascontiguousarray(v[row:row + length], self.dtype[c])
-            block[:, self.offset[c]:self.offset[c] + width] = part.view(np.uint8).reshape(length, width)
-            mask |= np.asarray(ok[row:row + length], self.mask_dtype) << self.mask_dtype.type(j)
-        mask_bytes = mask.view(np.uint8).reshape(length, self.mask_bytes)
-        block[:, self.mask_at:self.mask_at + self.mask_bytes] = mask_bytes
-        return block
-
-    def unpack(self, rows: np.ndarray, column: str) -> tuple[np.ndarray, np.ndarray]:
-        """A column of ``rows`` (bytes, as :meth:`pack` gives them): its values and whether each
-        is present."""
-        mask = strided(rows, self.mask_at, self.mask_dtype)
-        bit = self.mask_dtype.type(self.columns.index(column))
-        return strided(rows, self.offset[column], self.dtype[column]).copy(), (mask >> bit) & 1 == 1
-
-    def words(self, columns: list[str]) -> list[int]:
-        """The 8-byte words of a row that hold ``columns`` and the mask, in order."""
-        spans = [(self.offset[c], self.dtype[c].itemsize) for c in columns]
-        spans.append((self.mask_at, self.mask_bytes))
-        return sorted({w for at, width in spans for w in range(at // 8, (at + width - 1) // 8 + 1)})
-
-
-def strided(rows: np.ndarray, at: int, dtype: np.dtype) -> np.ndarray:
-    """The values of ``dtype`` at byte ``at`` of each row of the byte matrix ``rows`` (C order),
-    as a view: one value a row, a row's width apart.
-
-    >>> strided(np.arange(8, dtype=np.uint8).reshape(2, 4), 1, np.dtype(np.uint16)).tolist()
-    [513, 1541]
-    """
-    return np.ndarray((rows.shape[0],), dtype, buffer=rows, offset=at, strides=(rows.shape[1],))
-
-
 class _ColumnFiles:
     """The files of one n of a :class:`ColumnCache` as they are written, run by run of
     ordinals in increasing order."""
 
     def __init__(self, out: CachedColumns, columns: list[str]) -> None:
         self.out, self.columns = out, columns
-        self.lists = [c for c in columns if self._list(c)]
         self.fd: dict[str, int] = {}
-        self.sizes = dict.fromkeys(self.lists, 0)  # a list's bytes, against MAX_FILE
+        self.sizes = dict.fromkeys(columns, 0)
         self.bytes = 0
-        self.items = dict.fromkeys(self.lists, 0)  # a list column's items written
+        self.items = dict.fromkeys(columns, 0)  # a list column's items written
         self.next = 0  # the first ordinal not yet written
-        names = [*(["rows"] if out.layout.columns else []),
-                 *(f"{c}{suffix}" for c in self.lists for suffix in ("", ".offsets", ".present"))]
         try:
-            for name in names:
+            for name in ("held", *columns, *(f"{c}.offsets" for c in columns if self._list(c))):
                 self.fd[name] = os.open(out.path(name), os.O_CREAT | os.O_WRONLY)
         except OSError:
             self.remove()
@@ -345,41 +256,52 @@ class _ColumnFiles:
     def put(self, read: Columns, first: int, row: int, length: int) -> None:
         """The records read at rows ``row`` … of ``read``, written at ordinals ``first`` …"""
         out = self.out
-        if out.layout.columns:
-            self._pwrite("rows", out.layout.pack(read.values, row, length), first * out.layout.row_bytes)
+        self._pwrite("held", b"\x01" * length, first)
         self._fill_offsets(first)
-        for c in self.lists:
+        for c in self.columns:
             v, ok = read.values[c]
-            lists = v.slice(row, length)
-            offsets = lists.offsets.to_numpy().astype(np.int64)
-            items = lists.values.slice(offsets[0], offsets[-1] - offsets[0])
-            items = items.to_numpy(zero_copy_only=False)
-            item = out.types[c].value_type.to_pandas_dtype()
-            self._pwrite(c, np.asarray(items, item), self.items[c] * np.dtype(item).itemsize)
-            self._pwrite(f"{c}.offsets", self.items[c] + offsets[1:] - offsets[0], (first + 1) * 8)
-            self._pwrite(f"{c}.present", np.asarray(ok[row:row + length], bool).tobytes(), first)
-            self.items[c] += int(offsets[-1] - offsets[0])
+            if self._list(c):
+                lists = v.slice(row, length)
+                offsets = lists.offsets.to_numpy().astype(np.int64)
+                items = lists.values.slice(offsets[0], offsets[-1] - offsets[0])
+                items = items.to_numpy(zero_copy_only=False)
+                item = out.types[c].value_type.to_pandas_dtype()
+                self._pwrite(c, np.asarray(items, item), self.items[c] * np.dtype(item).itemsize)
+                self._pwrite(f"{c}.offsets", self.items[c] + offsets[1:] - offsets[0], (first + 1) * 8)
+                self.items[c] += int(offsets[-1] - offsets[0])
+            else:
+                dtype = np.dtype(out.types[c].to_pandas_dtype())
+                self._pwrite(c, np.asarray(v[row:row + length], dtype), first * dtype.itemsize)
+            if c not in out.nullable and not ok[row:row + length].all():
+                # a NULL: the column's own presence from here on, as held before it
+                out.nullable.add(c)
+                os.fsync(self.fd["held"])
+                shutil.copyfile(out.path("held"), out.path(f"{c}.present"))
+                self.fd[f"{c}.present"] = os.open(out.path(f"{c}.present"), os.O_WRONLY)
+            if c in out.nullable:
+                self._pwrite(f"{c}.present", np.asarray(ok[row:row + length], bool).tobytes(), first)
         self.next = first + length
 
     def _fill_offsets(self, upto: int) -> None:
         """The offsets of the ordinals ``next`` … ``upto`` − 1 that no record holds: empty
         lists."""
         if upto > self.next:
-            for c in self.lists:
-                self._pwrite(f"{c}.offsets", np.full(upto - self.next, self.items[c], np.int64),
-                             (self.next + 1) * 8)
+            for c in self.columns:
+                if self._list(c):
+                    self._pwrite(f"{c}.offsets", np.full(upto - self.next, self.items[c], np.int64),
+                                 (self.next + 1) * 8)
 
     def finish(self) -> None:
         """The files at their full length: an ordinal past the last record is absent (zero)."""
         self._fill_offsets(self.out.size)
         for name, fd in self.fd.items():
-            suffix = name.partition(".")[2]
-            if name == "rows":
-                os.ftruncate(fd, self.out.size * self.out.layout.row_bytes)
-            elif suffix == "offsets":
+            column, _, suffix = name.partition(".")
+            if suffix == "offsets":
                 os.ftruncate(fd, (self.out.size + 1) * 8)
-            elif suffix == "present":
+            elif name == "held" or suffix == "present":
                 os.ftruncate(fd, self.out.size)
+            elif not self._list(column):
+                os.ftruncate(fd, self.out.size * np.dtype(self.out.types[column].to_pandas_dtype()).itemsize)
 
     def close(self) -> None:
         for fd in self.fd.values():
@@ -393,47 +315,41 @@ class _ColumnFiles:
 
 
 class CachedColumns(NamedTuple):
-    """The files of :class:`ColumnCache` of one n: the fixed-width columns of ``types`` as rows
-    (``layout``) at the ordinals 0 … ``size`` − 1, a list column as its items, ``offsets``
-    and presence; the rows read ``read_bytes`` at a time."""
+    """The files of :class:`ColumnCache` of one n: per column (``types``) its values at the
+    ordinals 0 … ``size`` − 1 (a list column: its items, and ``offsets``), and which ordinals a
+    record holds (``held``; a column in ``nullable`` has its own presence, its NULLs not
+    present)."""
     directory: Path
     m: int
     size: int
     types: dict[str, pa.DataType]
-    layout: RowLayout
-    read_bytes: int
+    nullable: set[str]
 
     def path(self, name: str) -> Path:
         return self.directory / f"{self.m}.{name}"
 
-    def row_pieces(self) -> list[tuple[int, int]]:
-        """The ordinals (first, past the last) of the pieces the rows are read in."""
-        step = max(1, self.read_bytes // self.layout.row_bytes)
-        return [(lo, min(self.size, lo + step)) for lo in range(0, self.size, step)]
-
-    def rows(self, lo: int, hi: int) -> np.ndarray:
-        """The rows of the ordinals ``lo`` … ``hi`` − 1 (:class:`RowLayout`), read into memory (a
-        file mapped pass after pass costs a page fault per page touched, several times the
-        read)."""
-        width = self.layout.row_bytes
-        rows = np.fromfile(self.path("rows"), np.uint8, count=(hi - lo) * width, offset=lo * width)
-        return rows.reshape(hi - lo, width)
-
     def arrays(self, column: str) -> tuple[np.ndarray | pa.Array, np.ndarray]:
         """The column's values (a list column: an Arrow list array) and whether each is present,
-        read whole."""
+        read whole into memory (a file mapped pass after pass costs a page fault per page
+        touched, several times the read)."""
         if pa.types.is_list(self.types[column]):
-            offsets, items, present = self.layout_of(column)
+            offsets, items, present = self.layout(column)
             values = pa.LargeListArray.from_arrays(pa.array(offsets), pa.array(items))
             return values.cast(self.types[column]), present
-        return self.layout.unpack(self.rows(0, self.size), column)
+        present = self.presence(column)
+        return np.fromfile(self.path(column), self.types[column].to_pandas_dtype(), count=self.size), present
 
-    def layout_of(self, column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def presence(self, column: str) -> np.ndarray:
+        """Whether each ordinal's value of ``column`` is present."""
+        name = f"{column}.present" if column in self.nullable else "held"
+        return np.fromfile(self.path(name), np.bool_, count=self.size)
+
+    def layout(self, column: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """A list column as its offsets, items and presence (:func:`list_layout`), read whole."""
         offsets = np.fromfile(self.path(f"{column}.offsets"), np.int64, count=self.size + 1)
         item = self.types[column].value_type.to_pandas_dtype()
         items = np.fromfile(self.path(column), item, count=int(offsets[-1]))
-        return offsets, items, np.fromfile(self.path(f"{column}.present"), np.bool_, count=self.size)
+        return offsets, items, self.presence(column)
 
 
 @contextmanager
@@ -496,7 +412,6 @@ class _Gathering:
         self.neighbours, self.types, self.size = neighbours, types, len(pos)
         self.gathered: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.lists: dict[str, _Lists] = {}
-        self.targets: dict[str, _RowTarget | None] = {}
         self.buckets = {}
         for p, cols in neighbours.items():
             k = keys.column(f"{p}_key").to_numpy()[pos]
@@ -546,7 +461,17 @@ class _Gathering:
                 if len(ordinal) and ordinal.max() >= cached.size:  # never read past p(m)
                     raise ValueError(f"a neighbour key of n = {m} at ordinal {int(ordinal.max())}, "
                                      f"past p({m}) = {cached.size}")
-            self._gather_cached(here, cached)
+            for c in [c for c in wanted if c in cached.types]:
+                # one column in memory at a time; the cache's rows are the ordinals themselves
+                source = cached.layout(c) if c in LIST_COLUMNS else cached.arrays(c)
+                for p, (at, ordinal) in here.items():
+                    if c not in self.neighbours[p]:
+                        continue
+                    if c in LIST_COLUMNS:  # an absent record's row left NULL
+                        self.lists[f"{p}_{c}"].take(at, ordinal, source)
+                    else:
+                        gather(*self.gathered[f"{p}_{c}"], at, ordinal, *source)
+                del source
             wanted = [c for c in wanted if c not in cached.types]
         if not wanted:
             return
@@ -565,116 +490,19 @@ class _Gathering:
                 else:
                     gather(*self.gathered[f"{p}_{c}"], at, rows, *read.values[c])
 
-    def _gather_cached(self, here: dict[str, tuple[np.ndarray, np.ndarray]], cached: CachedColumns) -> None:
-        """The columns ``cached`` holds of the neighbours ``here`` (per neighbour: the rows of the
-        pass and the ordinals in the cached n): a list column one at a time, read whole; the
-        fixed-width ones row by row, the rows read in pieces, each neighbour's ordinals bucketed
-        by piece."""
-        from pipeline.games.features import gather_rows, keys_by_n  # numba: only here
-
-        for c in [c for c in cached.types if c in LIST_COLUMNS]:
-            if any(c in self.neighbours[p] for p in here):
-                source = cached.layout_of(c)  # the cache's rows are the ordinals themselves
-                for p, (at, ordinal) in here.items():
-                    if c in self.neighbours[p]:  # an absent record's row left NULL
-                        self.lists[f"{p}_{c}"].take(at, ordinal, source)
-                del source
-        targets = {p: self._target(p, cached.layout) for p in here}
-        targets = {p: t for p, t in targets.items() if t is not None}
-        pieces = cached.row_pieces()
-        buckets = {}
-        for p in targets:
-            at, ordinal = here[p]
-            if len(pieces) == 1:
-                buckets[p] = np.arange(len(at)), np.array([0, len(at)], np.int64)
-            else:  # the ordinals of each piece together
-                step = pieces[0][1]
-                order, starts = keys_by_n((ordinal // step) << 40)
-                pad = np.full(len(pieces) + 1 - len(starts), starts[-1])  # no ordinal past the last
-                buckets[p] = order, np.concatenate((starts, pad))
-        for i, (lo, hi) in enumerate(pieces):
-            if not any(starts[i + 1] > starts[i] for _, starts in buckets.values()):
-                continue
-            rows = cached.rows(lo, hi).view(np.uint64)  # a row is a whole number of words
-            for p, t in targets.items():
-                order, starts = buckets[p]
-                pick = order[starts[i]:starts[i + 1]]
-                at, ordinal = here[p]
-                gather_rows(t.rows, t.filled, at[pick], ordinal[pick] - lo, rows, t.segments)
-            del rows
-
-    def _target(self, p: str, layout: RowLayout) -> _RowTarget | None:
-        """Where the cached rows of neighbour ``p`` are gathered (its columns that ``layout``
-        holds, and the mask), made at its first cached n; None where it reads none of them."""
-        if p not in self.targets:
-            columns = [c for c in self.neighbours[p] if c in layout.columns]
-            self.targets[p] = _RowTarget.of(self.size, layout, columns) if columns else None
-        return self.targets[p]
-
     def table(self, own: pa.Table) -> pa.Table:
         """``own`` with each neighbour's key and gathered columns appended."""
         out = own
         for p, cols in self.neighbours.items():
-            target = self.targets.get(p)
-            target_mask = target.mask() if target is not None else None
             for name in (f"{p}_key", *(f"{p}_{c}" for c in cols)):
                 if name in self.lists:
                     out = out.append_column(name, self.lists[name].column(self.size))
                     continue
                 values, present = self.gathered[name]
-                column = name.split("_", 1)[1]
-                if target is not None and column in target.offset:  # a row of the cache, or not
-                    cached, cached_present = target.unpack(column, target_mask)
-                    np.copyto(values, cached, where=target.filled)
-                    np.copyto(present, cached_present, where=target.filled)
-                kind = pa.int64() if name.endswith("_key") else self.types[column]
+                kind = pa.int64() if name.endswith("_key") else self.types[name.split("_", 1)[1]]
                 mask = None if present.all() else ~present
                 out = out.append_column(name, pa.array(values, type=kind, mask=mask))
         return out
-
-
-class _RowTarget(NamedTuple):
-    """A neighbour's cached columns as they are gathered, a row of 8-byte words per record of
-    the pass: the words of a cache row (:class:`RowLayout`) that hold its columns and the mask,
-    in order (column c at byte ``offset[c]``, the mask at ``mask_at``, ``columns[j]``'s
-    presence at bit ``bit[c]``); ``filled`` marks the records whose neighbour came from the
-    cache, ``segments`` the runs of words copied from a cache row (source word, target word,
-    words)."""
-    rows: np.ndarray
-    filled: np.ndarray
-    segments: np.ndarray
-    offset: dict[str, int]
-    dtype: dict[str, np.dtype]
-    bit: dict[str, int]
-    mask_at: int
-    mask_dtype: np.dtype
-
-    @classmethod
-    def of(cls, size: int, layout: RowLayout, columns: list[str]) -> _RowTarget:
-        words = layout.words(columns)
-        place = {w: i for i, w in enumerate(words)}
-        segments: list[list[int]] = []
-        for w in words:  # runs of consecutive words
-            if segments and segments[-1][0] + segments[-1][2] == w:
-                segments[-1][2] += 1
-            else:
-                segments.append([w, place[w], 1])
-        def moved(at: int) -> int:
-            return 8 * place[at // 8] + at % 8
-        return cls(np.zeros((size, len(words)), np.uint64), np.zeros(size, bool),
-                   np.array(segments, np.int64), {c: moved(layout.offset[c]) for c in columns},
-                   {c: layout.dtype[c] for c in columns}, {c: layout.columns.index(c) for c in columns},
-                   moved(layout.mask_at), layout.mask_dtype)
-
-    def mask(self) -> np.ndarray:
-        """Each record's presence mask."""
-        return strided(self.rows.view(np.uint8), self.mask_at, self.mask_dtype)
-
-    def unpack(self, column: str, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The column's values gathered (a view) and whether each is present (False where not
-        filled), ``mask`` as :meth:`mask` gives it."""
-        values = strided(self.rows.view(np.uint8), self.offset[column], self.dtype[column])
-        return values, (mask >> self.mask_dtype.type(self.bit[column])) & 1 == 1
 
 
 class _Lists:

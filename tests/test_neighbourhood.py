@@ -92,24 +92,21 @@ def test_join_pass_rows_equal_the_macro(small_store: Path, game: str) -> None:
 
 
 @pytest.mark.parametrize("game", ["lctr", "king"])
-@pytest.mark.parametrize(("in_place", "cache_budget", "read_bytes"),
-                         [(False, None, None), (True, None, None), (True, 10**9, None), (True, 10**9, 100),
-                          (True, 3_000, None)])
+@pytest.mark.parametrize(("in_place", "cache_budget"), [(False, None), (True, None), (True, 10**9),
+                                                        (True, 3_000)])
 def test_gathered_pass_rows_equal_the_macro(small_store: Path, game: str, in_place: bool,
-                                            cache_budget: int | None, read_bytes: int | None,
-                                            tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+                                            cache_budget: int | None, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Every row and value column of a gathered pass (pipeline/neighbourhood_table.py) equals the
     macro's (keys from the record's lists, joins), in passes of at most 40 records, with the
     records in memory and read in place from the files, from the store each pass or through the
     column cache (every n cached, or the n ≤ 10 or so a budget of 3,000 bytes holds; written
-    seven ordinals at a time; the rows read whole or 100 bytes at a time)."""
+    seven ordinals at a time)."""
     import pipeline.query
 
     if in_place:
         monkeypatch.setattr(pipeline.query, "MATERIALIZE_BELOW", 0)
     monkeypatch.setattr(ColumnCache, "CHUNK", 7)
-    if read_bytes is not None:
-        monkeypatch.setattr(ColumnCache, "READ_BYTES", read_bytes)
     con = connect(small_store)
     everything = {p: COLUMNS for p, _ in NEIGHBOURS}
     cache = None if cache_budget is None else (tmp_path, cache_budget)

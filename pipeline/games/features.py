@@ -778,33 +778,3 @@ def place_lists(size: int, pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray
     if offsets[-1] >= 1 << 31:  # past a list's 32-bit offsets
         raise ValueError(f"{int(offsets[-1])} list items in one pass")
     return pa.ListArray.from_arrays(pa.array(offsets.astype(np.int32)), pa.array(items), type=kind, mask=mask)
-
-
-@numba.njit(cache=True, nogil=True)
-def _gather_rows(out, filled, at, rows, src, segments):  # pragma: no cover - compiled
-    """Per i, the ranges ``segments`` (source offset, target offset, length) of
-    ``src[rows[i]]`` copied into ``out[at[i]]``, and ``filled[at[i]]`` set."""
-    for i in range(at.shape[0]):
-        r, d = rows[i], at[i]
-        filled[d] = True
-        for s in range(segments.shape[0]):
-            a, b = segments[s, 0], segments[s, 1]
-            for k in range(segments[s, 2]):
-                out[d, b + k] = src[r, a + k]
-
-
-def gather_rows(out: np.ndarray, filled: np.ndarray, at: np.ndarray, rows: np.ndarray,
-                src: np.ndarray, segments: np.ndarray) -> None:
-    """Copy the ranges ``segments`` (rows of source offset, target offset, length) of each row
-    ``rows[i]`` of ``src`` into row ``at[i]`` of ``out`` (matrices of one type: 8-byte words of
-    the column cache's rows) and mark it in ``filled``: a record's columns side by side cost
-    one or two cache misses, where a column apiece costs one each.
-
-    >>> src = np.arange(12, dtype=np.uint8).reshape(3, 4)
-    >>> out, filled = np.zeros((2, 3), np.uint8), np.zeros(2, bool)
-    >>> gather_rows(out, filled, np.array([1]), np.array([2]), src, np.array([[1, 0, 2], [3, 2, 1]]))
-    >>> out.tolist(), filled.tolist()
-    ([[0, 0, 0], [9, 10, 11]], [False, True])
-    """
-    _gather_rows(out, filled, np.ascontiguousarray(at, np.int64), np.ascontiguousarray(rows, np.int64),
-                 src, np.ascontiguousarray(segments, np.int64))

@@ -254,99 +254,14 @@ def _next_start(h, pos, val, rem, top, n):  # pragma: no cover - compiled
     return False
 
 
-# inline: run once per cell of every start, the innermost work of the kernel.
-@numba.njit(cache=True, inline="always")
-def _cell_options(c, cid, h, f, p, z, hp, strides, n):  # pragma: no cover - compiled
-    """Write into ``c`` the ids of the d options of the cell at height z above base point p: the
-    sub-diagrams D(x + e_k) at the next cell along each base coordinate k, then up (the last
-    coordinate), 0 (the empty diagram) where x + e_k is no cell.
-
-    ``c``: the d option ids (written); ``cid``: the ids of the start's cells solved so far, by
-    ``flat base point * (n + 1) + height``; ``h``: the heights by flat base point; ``f``: p's flat
-    index; ``p``: the base point; ``z``: the cell's height (0-based); ``hp``: the height at p;
-    ``strides``: the flat step of each base coordinate; ``n``: the total.
-    """
-    b = p.shape[0]
-    for k in range(b):
-        if p[k] + 1 <= n - 1 and h[f + strides[k]] > z:
-            c[k] = cid[(f + strides[k]) * (n + 1) + z]
-        else:
-            c[k] = 0
-    c[b] = cid[f * (n + 1) + z + 1] if z + 1 < hp else 0
-
-
-@numba.njit(cache=True, nogil=True)
-def _write_values(rec, root, ids, vals, out):  # pragma: no cover - compiled
-    """Record ``rec``'s values: those of the start's sub-diagram ``root`` (its cell (1, …, 1)),
-    and ``states``, the ``ids`` distinct sub-diagrams of its cells and ().
-
-    ``vals``: each id's values (see :func:`_solve_start`); ``out``: the :class:`LctrDOutput`.
-    """
-    out.sg[rec] = vals[root, 0]
-    out.sg_misere[rec] = vals[root, 1]
-    out.nodes[rec] = vals[root, 2]
-    out.leaves[rec] = vals[root, 3]
-    out.height[rec] = vals[root, 4]
-    out.states[rec] = ids
-    for k in range(6):
-        out.flags[k, rec] = (vals[root, 5] >> k) & 1  # F_ALL's bits, FLAG_NAMES order
-
-
-@numba.njit(cache=True, nogil=True)
-def _write_shape(rec, h, pos, val, top, n, p, strides, out, ppos, rpos, cpos):  # pragma: no cover - compiled
-    """Record ``rec``'s shape columns; returns the new list positions (ppos, rpos, cpos).
-    ``parts``: the heights in lexicographic order of the base; ``row_lengths``: the runs of
-    nonzero heights along the last base coordinate; ``corners``: (base point + 1, height) of the
-    top cell of each column that no neighbouring column along the base reaches.
-
-    ``h``, ``pos``, ``val``, ``top``: the walk at the start (see :func:`_next_start`); ``n``:
-    the total; ``p``: scratch for a base point; ``strides``: the flat step of each base
-    coordinate; ``out``: the :class:`LctrDOutput`; ``ppos``, ``rpos``, ``cpos``: where its lists
-    begin.
-    """
-    b = p.shape[0]
-    d = b + 1
-    row = 0
-    for t in range(top[0] + 1):
-        if val[t] == 0:
-            if row > 0:
-                out.row_lengths[rpos] = row
-                rpos += 1
-            row = 0
-            continue
-        row += 1
-        for k in range(b):
-            p[k] = pos[t, k]
-        f = _flat(p, n)
-        hp = h[f]
-        out.parts[ppos] = hp
-        ppos += 1
-        corner = True
-        for k in range(b):
-            if p[k] + 1 <= n - 1 and h[f + strides[k]] >= hp:
-                corner = False
-        if corner:
-            for k in range(b):
-                out.corners[cpos + k] = p[k] + 1
-            out.corners[cpos + b] = hp
-            cpos += d
-    out.parts_offsets[rec + 1] = ppos
-    out.row_offsets[rec + 1] = rpos
-    out.corner_offsets[rec + 1] = cpos
-    return ppos, rpos, cpos
-
-
 @numba.njit(cache=True, nogil=True)
 def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, out, ppos, rpos,
                  cpos):  # pragma: no cover - compiled
     """Solve the start held by the walk and write it as record ``rec``; returns the new list
     positions. ``vals[id]``: sg, sg_misere, nodes, leaves, height, and the two summaries of
     :mod:`pipeline.games.cgh` (own_and: the flags and facts, own_or); id 0 is the empty diagram.
-    The cells are solved from the last base point back and each column from the top down, so a
-    cell's options (:func:`_cell_options`) are solved before it; a cell's sub-diagram is interned
-    by its options' ids (open addressing, linear probing) and solved once per distinct one
-    (:func:`_values`). The interning stays written out here: as an inlined helper it added a
-    reference-count round trip per cell (NRT_incref/decref in the machine code)."""
+    Kept whole: split into named helpers it ran 0.87–0.97× as fast (docs/performance.md, "Tried
+    and not kept")."""
     b = d - 1
     vals[0, 0] = 0
     vals[0, 1] = 1
@@ -377,7 +292,13 @@ def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, o
         if hp > largest:
             largest = hp
         for z in range(hp - 1, -1, -1):
-            _cell_options(c, cid, h, f, p, z, hp, strides, n)
+            # the options' ids: along base coordinate k, then up (the last coordinate)
+            for k in range(b):
+                if p[k] + 1 <= n - 1 and h[f + strides[k]] > z:
+                    c[k] = cid[(f + strides[k]) * (n + 1) + z]
+                else:
+                    c[k] = 0
+            c[b] = cid[f * (n + 1) + z + 1] if z + 1 < hp else 0
             hsh = np.int64(0)
             for k in range(d):
                 hsh = (hsh * 1000003 + c[k] + 1) & 0x7FFFFFFFFFFF
@@ -403,10 +324,47 @@ def _solve_start(h, pos, val, top, n, d, cid, stamp, slot, gen, ch, vals, rec, o
                     ch[found, k] = c[k]
                 _values(found, c, d, vals)
             cid[f * (n + 1) + z] = found
-    _write_values(rec, cid[_flat(pos[0], n) * (n + 1)], ids, vals, out)  # the cell (1, …, 1)
+    root = cid[_flat(pos[0], n) * (n + 1)]  # the cell (1, …, 1)
+    out.sg[rec] = vals[root, 0]
+    out.sg_misere[rec] = vals[root, 1]
+    out.nodes[rec] = vals[root, 2]
+    out.leaves[rec] = vals[root, 3]
+    out.height[rec] = vals[root, 4]
+    out.states[rec] = ids  # the cells' distinct sub-diagrams and ()
+    for k in range(6):
+        out.flags[k, rec] = (vals[root, 5] >> k) & 1  # F_ALL's bits, FLAG_NAMES order
     out.num_parts[rec] = nparts
     out.largest[rec] = largest
-    return _write_shape(rec, h, pos, val, top, n, p, strides, out, ppos, rpos, cpos)
+    # parts: the heights in lexicographic order; rows: runs along the last base coordinate;
+    # corners: the top cell of a column no neighbouring column along the base reaches
+    row = 0
+    for t in range(top[0] + 1):
+        if val[t] == 0:
+            if row > 0:
+                out.row_lengths[rpos] = row
+                rpos += 1
+            row = 0
+            continue
+        row += 1
+        for k in range(b):
+            p[k] = pos[t, k]
+        f = _flat(p, n)
+        hp = h[f]
+        out.parts[ppos] = hp
+        ppos += 1
+        corner = True
+        for k in range(b):
+            if p[k] + 1 <= n - 1 and h[f + strides[k]] >= hp:
+                corner = False
+        if corner:
+            for k in range(b):
+                out.corners[cpos + k] = p[k] + 1
+            out.corners[cpos + b] = hp
+            cpos += d
+    out.parts_offsets[rec + 1] = ppos
+    out.row_offsets[rec + 1] = rpos
+    out.corner_offsets[rec + 1] = cpos
+    return ppos, rpos, cpos
 
 
 @numba.njit(cache=True, nogil=True)

@@ -109,7 +109,7 @@ def read_files_sql(paths: list[str], game: str) -> str:
 
     DuckDB's hive partitioning gives those two from the path (``game=<id>/n=<n>``), which lets
     a query on some n skip the other files unopened, but it takes every ``key=value`` folder of
-    the path for a column (a store in ``/data/k=1/results`` grew a column ``k``), and it is on
+    the path for a column (a store in ``/data/k=1/results`` would grow a column ``k``), and it is on
     by default for such paths. So where the store's path holds no ``=`` the views use it, and
     elsewhere they take ``n`` from the records (it is in every one) and add ``game``."""
     if not any("=" in part for p in paths[:1] for part in Path(p).parent.parent.parent.parts):
@@ -211,9 +211,9 @@ def remove_stale_spills(parent: Path, prefix: str) -> None:
     """Remove the spill directories ``<prefix><pid>-<k>`` in ``parent`` whose process is gone.
 
     DuckDB removes its spill directory when the connection closes, but not when the process is
-    killed: a verify on LCTR n ≤ 80 stopped by the OOM killer left 28 GiB behind, which the next
-    query's limit (a share of the free space) would have been short of. A directory whose pid is
-    alive (or belongs to another user's process) is left alone.
+    killed: a verify that is killed leaves its spill files, which would take from the next
+    query's limit (a share of the free space), so they are removed at the next start. A
+    directory whose pid is alive (or belongs to another user's process) is left alone.
     """
     for d in parent.glob(f"{prefix}*-*"):
         pid = d.name[len(prefix):].split("-")[0]

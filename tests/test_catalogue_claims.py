@@ -1,15 +1,15 @@
-"""Statements that claimed more than they checked, each shown with a record the old form let pass.
+"""Statements check all they claim: each test shows a record that a weaker form would let pass.
 
-- slownim.theorem2-3 compared the stored `reduced` column with the NIRB formula, which computes it:
-  it now checks NIRB against the paper's play definition (every stack emptied by some play).
-- Flag statements read only the stored flags: they now also hold each record to the pair
-  (sg, sg_misere) the flag summarises.
-- lctr2.corollary23 counted records with NULL counts as examined though it does not check them.
+- slownim.theorem2-3 checks NIRB against the paper's play definition (every stack emptied by some
+  play), not the stored `reduced` column against the NIRB formula that computes it.
+- Flag statements hold each record's flag to the pair (sg, sg_misere) it summarises, not only
+  the stored flags.
+- lctr2.corollary23 does not count records with NULL counts (which it does not check) as examined.
 - Existence claims held with witnesses absent: they are `partial` or `no data`.
 - Kinds: a difference of counting model is no erratum; every erratum is listed in ERRATA.md.
 
 Wrong values are planted in the views a statement reads (a CTE of the view's name around the
-store's view), and the old form of a statement is its query with the added condition removed.
+store's view), and the weaker form of a statement is its query without the condition that checks the claim.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def _at(parts: list[int], column: str, value: str) -> str:
 
 
 def test_theorem2_3_checks_nirb_against_play(small_store: Path) -> None:
-    """A store and a macro agreeing on a wrong NIRB (a·max < Σ instead of <=): the old statement,
+    """A store and a macro agreeing on a wrong NIRB (a·max < Σ instead of <=): the weaker statement,
     which compared the one with the other, holds; the play definition does not."""
     con = connect(small_store)
     con.execute("CREATE OR REPLACE MACRO is_nim_reduced(parts, a) AS "

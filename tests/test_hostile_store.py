@@ -186,9 +186,9 @@ def test_a_stray_n_directory_doubles_nothing(store: Path, capsys, filled: bool) 
 
 def test_a_long_lived_reader_is_told_the_store_changed(store: Path, monkeypatch) -> None:
     """Views read in place list a commit's files; ``--force`` swaps in a commit of more, smaller
-    files (the old reader listed ``part-00000`` of 42 records and found the new commit's
-    ``part-00000`` of 15 under that name). Now the files are named after their commit: the
-    reader is told, and a relation made before fails rather than count part of it."""
+    files. The files are named after their commit, so a reader never finds another commit's
+    file under a name it listed: the reader is told, and a relation made before fails rather
+    than count part of it."""
     monkeypatch.setattr(query, "MATERIALIZE_BELOW", 0)  # read in place, as a large store is
     _run(store, "lctr", 10, force=True, max_records=1000)  # one file per (game, n)
     reader = NotebookStore(store)

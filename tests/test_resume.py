@@ -204,7 +204,7 @@ def test_staged_shards_of_other_code_or_force_are_not_reused(tmp_path: Path, mon
     interrupt_at_write(monkeypatch, 3, ["king"], min_n=22, max_n=22, out=str(out), max_records=100)
     plan_file = out / ".staging" / "game=king" / "n=22" / "plan.json"
     plan = json.loads(plan_file.read_text())
-    plan[key] = other  # as if written by another release, or by the earlier (pyarrow) writer
+    plan[key] = other  # as if written by another release, or by a writer of another shard format
     plan_file.write_text(json.dumps(plan))
     summary = runner.run(["king"], min_n=22, max_n=22, out=str(out), jobs=1, progress=False, max_records=100)
     assert summary.records == partition_numbers(22)[22]  # everything recomputed

@@ -81,7 +81,7 @@ import json, sys, time
 sys.path.insert(0, sys.argv[1])
 try:
     from pipeline.games.single_partition import solve_record
-except ImportError:  # a checkout from before the module's rename
+except ImportError:  # --before may name an older checkout, whose module is pipeline.games.single
     from pipeline.games.single import solve_record
 
 def status(field):

@@ -248,5 +248,10 @@ def member_count(name: str, n: int) -> int:
 
 def members_list(name: str, n: int) -> list[tuple[int, ...]]:
     """The members of family ``name`` of n as tuples (for tests and small n)."""
-    values, offsets = members(name, n)
+    return partitions_as_tuples(*members(name, n))
+
+
+def partitions_as_tuples(values: np.ndarray, offsets: np.ndarray) -> list[tuple[int, ...]]:
+    """The partitions given as parts ``values`` and ``offsets`` (record k:
+    ``values[offsets[k]:offsets[k + 1]]``) as tuples of Python ints."""
     return [tuple(int(v) for v in values[offsets[k]:offsets[k + 1]]) for k in range(len(offsets) - 1)]

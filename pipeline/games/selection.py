@@ -25,7 +25,7 @@ import pyarrow as pa
 from pipeline.errors import PartgamesError
 from pipeline.games.base import Game
 from pipeline.games.single_partition import SolveError, chosen_solver, parse_partition
-from pipeline.partition_families import member_count, members
+from pipeline.partition_families import member_count, members, partitions_as_tuples
 
 #: Cells (Σ n over its records) of a shard, at most, besides the run's records per shard: a
 #: record of n takes about 4n bytes of parts and conjugate, so a shard of 2^22 cells about 17 MB.
@@ -58,7 +58,7 @@ class Selection:
         elif len(self._names) == 1:
             return members(self._names[0], n)
         else:  # a partition in two of the families is solved once
-            lams = sorted({m for name in self._names for m in _as_tuples(*members(name, n))},
+            lams = sorted({m for name in self._names for m in partitions_as_tuples(*members(name, n))},
                           reverse=True)
         values = np.fromiter((v for lam in lams for v in lam), dtype=np.int64)
         offsets = np.zeros(len(lams) + 1, dtype=np.int64)
@@ -66,7 +66,7 @@ class Selection:
         return values, offsets
 
     def members_list(self, n: int) -> list[tuple[int, ...]]:
-        return _as_tuples(*self.members(n))
+        return partitions_as_tuples(*self.members(n))
 
     def count(self, n: int) -> int:
         with self._lock:
@@ -78,10 +78,6 @@ class Selection:
                 else:
                     self._counts[n] = len(self.members(n)[1]) - 1
             return self._counts[n]
-
-
-def _as_tuples(values: np.ndarray, offsets: np.ndarray) -> list[tuple[int, ...]]:
-    return [tuple(int(v) for v in values[offsets[k]:offsets[k + 1]]) for k in range(len(offsets) - 1)]
 
 
 def family_selection(names: list[str]) -> Selection:

@@ -541,8 +541,6 @@ def list_layout(lists: pa.Array, present: np.ndarray) -> tuple[np.ndarray, np.nd
     >>> [a.tolist() for a in layout]
     [[0, 2, 2, 2], [3, 1], [True, False, True]]
     """
-    if isinstance(lists, pa.ChunkedArray):
-        lists = lists.combine_chunks()
     offsets = lists.offsets.to_numpy()
     items = lists.values.to_numpy(zero_copy_only=False)
     return offsets, items, np.asarray(present, bool)

@@ -676,16 +676,13 @@ def scan_counts(con: duckdb.DuckDBPyConnection, sts: list[Statement], game: str,
     predicates seldom differ), the counts summed here from the groups; a predicate two
     statements share is one bit. One ``count(*) FILTER`` per predicate evaluated each predicate
     in an aggregate of its own, several times over."""
-    bits: list[str] = []
+    bits: dict[str, int] = {}  # each predicate's bit, in the order of the bits
     layout = []  # per statement: its domain's bit, its clauses' bits, its printed clauses' bits
 
     def bit(expr: str) -> int:
         # a predicate two statements share is one bit (lctr1.lemma3's list comparisons are
         # lctr2.lemma6's items 2 and 3): DuckDB evaluates each CASE of its own
-        text = f"coalesce({expr}, false)"
-        if text not in bits:
-            bits.append(text)
-        return bits.index(text)
+        return bits.setdefault(f"coalesce({expr}, false)", len(bits))
 
     for st in sts:
         def fails(clauses: tuple[Clause, ...], st: Statement = st) -> list[int]:

@@ -1078,8 +1078,11 @@ class NeighbourhoodGather:
         own = self.con.sql(f"SELECT {', '.join(quote_name(c) for c in self.columns)} "
                            f"FROM {source} WHERE {pieces or 'false'}").to_arrow_table()
         table = neighbourhood_table(own, keys, self.neighbours, self.arrays, self.types, self.cache)
-        # DuckDB scans a registered table a record batch per thread: batches of PASS_BATCH rows
-        # (slices, no copy), where the gathered columns are one chunk each and counted on one core
+        # DuckDB scans a registered table a record batch per thread, and the gathered columns
+        # are one chunk each, which it would count on one core: so batches of PASS_BATCH rows.
+        # A batch holds one chunk of each column, so combine_chunks copies each column of
+        # several chunks (the own columns, as DuckDB returned them) into one; a column of one
+        # chunk is not copied, and the batches are slices of the combined columns
         table = pa.Table.from_batches(table.combine_chunks().to_batches(max_chunksize=PASS_BATCH),
                                       table.schema)
         self.con.register(PASS_ROWS, table)

@@ -57,7 +57,8 @@ def parse_parts(text: str) -> tuple[int, ...]:
 
 def check_partition(parts: Iterable[int]) -> tuple[int, ...]:
     """``parts`` as a tuple if it is a nonempty partition (positive, non-increasing), else a
-    :class:`UsageError`.
+    :class:`UsageError` (a picture's partition, of any n; the solver's own check,
+    :func:`pipeline.games.single_partition.check_partition`, also bounds n).
 
     >>> check_partition([4, 4, 1])
     (4, 4, 1)
@@ -65,8 +66,10 @@ def check_partition(parts: Iterable[int]) -> tuple[int, ...]:
     Traceback (most recent call last):
     pipeline.errors.UsageError: (1, 2) is not a partition: its parts must be positive and non-increasing
     """
+    from pipeline.games.single_partition import partition_fault  # numba: only where a partition is checked
+
     out = tuple(int(x) for x in parts)
-    if not out or any(x <= 0 for x in out) or any(a < b for a, b in zip(out, out[1:], strict=False)):
+    if partition_fault(out) is not None:
         raise UsageError(f"{out} is not a partition: its parts must be positive and non-increasing")
     return out
 

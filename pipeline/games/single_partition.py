@@ -504,6 +504,21 @@ def zeroed_outputs(records: int, part_values: int, largest_values: int) -> Kerne
     )
 
 
+def partition_fault(lam: tuple[int, ...]) -> str | None:
+    """Why ``lam`` is not a nonempty partition (parts positive, non-increasing), or None if it is.
+
+    >>> partition_fault((3, 1, 1)) is None, partition_fault((1, 2))
+    (True, 'parts must be non-increasing')
+    """
+    if not lam:
+        return "empty"
+    if any(v <= 0 for v in lam):
+        return "parts must be positive"
+    if any(a < b for a, b in zip(lam, lam[1:], strict=False)):
+        return "parts must be non-increasing"
+    return None
+
+
 def check_partition(parts: Sequence[int], what: str = "partition") -> tuple[int, ...]:
     """``parts`` as a tuple once it is a nonempty partition with n ≤ :data:`MAX_N`; a one-line
     :class:`SolveError` otherwise.
@@ -516,13 +531,11 @@ def check_partition(parts: Sequence[int], what: str = "partition") -> tuple[int,
     pipeline.games.single_partition.SolveError: partition 1,2: parts must be non-increasing
     """
     lam = tuple(int(v) for v in parts)
-    shown = ",".join(str(v) for v in lam)
     if not lam:
         raise SolveError(f"{what}: empty (the board games start on a nonempty partition)")
-    if any(v <= 0 for v in lam):
-        raise SolveError(f"{what} {shown}: parts must be positive")
-    if any(a < b for a, b in zip(lam, lam[1:], strict=False)):
-        raise SolveError(f"{what} {shown}: parts must be non-increasing")
+    fault = partition_fault(lam)
+    if fault is not None:
+        raise SolveError(f"{what} {','.join(str(v) for v in lam)}: {fault}")
     if sum(lam) > MAX_N:
         raise SolveError(f"{what} of n={sum(lam)}: beyond n={MAX_N}, the largest the int16 columns "
                          "n and parts hold")
@@ -659,5 +672,6 @@ def solve_record(game_id: str, parts: Sequence[int]) -> dict:
 
 
 __all__ = ["MAX_N", "SolveError", "canonical_id", "check_partition", "chosen_solver", "moveset_of",
-           "option_bound", "parse_partition", "solve_chosen_table", "solve_moveset_partitions",
+           "option_bound", "parse_partition", "partition_fault",
+           "solve_chosen_table", "solve_moveset_partitions",
            "solve_partitions", "solve_record", "solve_table"]

@@ -100,9 +100,16 @@ class Game:
         """Number of start positions (records) of total n."""
         raise NotImplementedError
 
-    def shard_count(self, n: int, max_records: int) -> int:
-        """Number of shards of total n with at most ``max_records`` records each."""
+    def plan(self, n: int, max_records: int) -> list:
+        """The shards of total n with at most ``max_records`` records each, an item a shard
+        (what an item holds is the game's own). A game that counts its shards another way
+        overrides :meth:`shard_count` instead."""
         raise NotImplementedError
+
+    def shard_count(self, n: int, max_records: int) -> int:
+        """Number of shards of total n with at most ``max_records`` records each (as many as
+        :meth:`plan` gives)."""
+        return len(self.plan(n, max_records))
 
     def solve_shard(self, n: int, shard: int, max_records: int, **shared: object) -> pa.Table:
         """The records of shard ``shard`` of total n, in a fixed order (with ``partition_columns``

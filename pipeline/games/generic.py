@@ -930,9 +930,6 @@ class GenericGame(Game):
         (:func:`~pipeline.games.single_partition.solve_chosen_table`)."""
         return solve_chosen_table(self, partitions)
 
-    def shard_count(self, n: int, max_records: int) -> int:
-        return len(self.plan(n, max_records))
-
     def shard_records(self, n: int, shard: int, max_records: int) -> int:
         return self.plan(n, max_records)[shard][1]
 

@@ -159,9 +159,6 @@ class SelectionGame(Game):
                 self._plans[key] = [(a, min(a + per, count)) for a in range(0, count, per)] or [(0, 0)]
             return self._plans[key]
 
-    def shard_count(self, n: int, max_records: int) -> int:
-        return len(self.plan(n, max_records))
-
     def shard_records(self, n: int, shard: int, max_records: int) -> int:
         a, b = self.plan(n, max_records)[shard]
         return b - a

@@ -399,9 +399,6 @@ class PartitionWalkGame(Game):
             self._plans[key] = plan_shards(n, max_records)
         return self._plans[key]
 
-    def shard_count(self, n: int, max_records: int) -> int:
-        return len(self.plan(n, max_records))
-
     def shard_records(self, n: int, shard: int, max_records: int) -> int:
         """Records of one shard (the runner solves the largest shards of an n first)."""
         return self.plan(n, max_records)[shard].records

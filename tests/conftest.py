@@ -20,6 +20,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # `import reference`
 
+from compile_kernels import compile_suite_kernels, slownim_available  # noqa: E402, F401
+
 from pipeline import memory  # noqa: E402
 from pipeline.games import BOARD_GAMES  # noqa: E402
 from pipeline.runner import run  # noqa: E402
@@ -38,25 +40,13 @@ SLOWNIM_GAMES = ("sn1_1", "sn2_1", "sn2_1-2", "sn3_2", "sn3_1-2-3", "sn4_3", "sn
                  "sn5_4-5", "sn6_2")
 
 
-def slownim_available() -> bool:
-    try:
-        import pipeline.games.slownim  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="session", autouse=True)
 def compiled_kernels(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Every kernel of a run compiled (or loaded from numba's on-disk cache) before the first
     test, so that no test's time includes it: ``pytest --durations`` shows it as the setup of
-    the session's first test. A run of every built-in game family, LCTR alone (its own kernel)
-    and beside Downright (both in one walk), the pieces with 0, 2 and 3 steps, Slow SetNim, the
-    Parquet encoder."""
-    games = list(BOARD_GAMES) + (["sn5_4", "sn2_1-2"] if slownim_available() else [])
-    run(games, max_n=6, out=str(tmp_path_factory.mktemp("compiled") / "results"), jobs=1, progress=False)
-    run(["lctr"], max_n=6, out=str(tmp_path_factory.mktemp("compiled") / "results"), jobs=1,
-        progress=False)
+    the session's first test (compile_kernels.py says which runs, and why .ci/run calls it
+    before pytest)."""
+    compile_suite_kernels(tmp_path_factory.mktemp("compiled"))
 
 
 @pytest.fixture(scope="session")

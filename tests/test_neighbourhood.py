@@ -298,7 +298,7 @@ def test_a_pass_that_outgrows_memory_is_counted_in_halves(small_store: Path) -> 
     errors (verify goes on with the others)."""
     sts = [st for st in load_catalogue() if st.fusable and st.needs == "followers"]
     whole = fused_counts(connect(small_store), sts, chunk_records=10**9)
-    small = _SmallMemory(connect(small_store), 30)
+    small = _SmallMemory(connect(small_store), 150)  # each pass splits twice: 507 keys, 253, 127
     halves = fused_counts(small, sts, chunk_records=10**9, gather=False)
     assert small.refused > 0
     for st in sts:

@@ -13,7 +13,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,7 +103,7 @@ def files_list_sql(paths: list[str]) -> str:
     return "[" + ", ".join(f"'{_escape(literal_path(p))}'" for p in paths) + "]"
 
 
-def read_files_sql(paths: list[str], game: str) -> str:
+def read_files_sql(paths: list[str], game: str, schemas: Mapping[str, str | None] | None = None) -> str:
     """A query over exactly these Parquet files (the committed files of some (game, n) of
     ``game``), with the view's columns: ``n`` as BIGINT and ``game`` last.
 
@@ -111,12 +111,27 @@ def read_files_sql(paths: list[str], game: str) -> str:
     a query on some n skip the other files unopened, but it takes every ``key=value`` folder of
     the path for a column (a store in ``/data/k=1/results`` would grow a column ``k``), and it is on
     by default for such paths. So where the store's path holds no ``=`` the views use it, and
-    elsewhere they take ``n`` from the records (it is in every one) and add ``game``."""
+    elsewhere they take ``n`` from the records (it is in every one) and add ``game``.
+
+    ``schemas``: each file's schema digest, from its (game, n)'s commit record (``schema``, what
+    the run wrote it with; None, or absent, where the record does not say). Files of one digest
+    are read as one schema; the others by column name (``union_by_name``), which reads every
+    file's footer when a query binds and holds them while it runs: about 50 kB a file, 0.4 GB for
+    the 8,192 files of one game's view, and DuckDB's memory limit does not cover it. Read with
+    their digests, the record statements on LCTR and Downright n ≤ 60 in 16,384 files peak at
+    330 MiB, against 2,026 MiB by name (docs/performance.md, "What a store's number of files
+    costs")."""
+    groups: dict[str | None, list[str]] = {}
+    for path in paths:
+        groups.setdefault((schemas or {}).get(path), []).append(path)
+    if len(groups) > 1:
+        return " UNION ALL BY NAME ".join(f"({read_files_sql(group, game, {p: key for p in group})})"
+                                          for key, group in groups.items())
+    by_name = ", union_by_name = true" if None in groups else ""
     if not any("=" in part for p in paths[:1] for part in Path(p).parent.parent.parent.parts):
-        return (f"SELECT * FROM read_parquet({files_list_sql(paths)}, hive_partitioning = true, "
-                f"union_by_name = true)")
+        return f"SELECT * FROM read_parquet({files_list_sql(paths)}, hive_partitioning = true{by_name})"
     return (f"SELECT * REPLACE (CAST(n AS BIGINT) AS n), '{_escape(game)}' AS game "
-            f"FROM read_parquet({files_list_sql(paths)}, union_by_name = true, hive_partitioning = false)")
+            f"FROM read_parquet({files_list_sql(paths)}, hive_partitioning = false{by_name})")
 
 
 #: The relation of the files each record view reads in place (game, path), registered on every
@@ -135,6 +150,15 @@ def view_files(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     for game, path in rows:
         out.setdefault(game, []).append(path)
     return out
+
+
+def view_file_schemas(con: duckdb.DuckDBPyConnection) -> dict[str, str | None]:
+    """The schema digest of each file of :func:`view_files` (its commit record's ``schema``, or
+    None), for :func:`read_files_sql`."""
+    try:
+        return dict(con.execute(f"SELECT path, schema FROM {VIEW_FILES}").fetchall())
+    except duckdb.CatalogException:
+        return {}
 
 
 class StoreChanged(StoreError):
@@ -421,6 +445,8 @@ class _Committed:
     files: dict[str, list[str]]
     #: Per (game, n): its files, their rows (None when the record lacks them), and ``kept``.
     shards: dict[tuple[str, int], tuple[list[str], list[int | None], str]]
+    #: Each file's schema digest (the commit record's ``schema``; None where it has none).
+    schemas: dict[str, str | None]
     #: One row of the ``jobs`` view (:data:`_JOB_COLUMNS`) per (game, n).
     jobs: list[dict]
     #: One row of the ``summaries`` view per (game, n) whose record has a summary.
@@ -444,7 +470,7 @@ def _committed(store: Store, min_n: int | None, max_n: int | None, on_damage: Ca
     for damage in damaged:
         on_damage(f"partgames: warning: {damage.line()}; left out of the views "
                   f"(`partgames run` recomputes it, `partgames check` lists the damage)")
-    found = _Committed({}, {}, [], [], 0)
+    found = _Committed({}, {}, {}, [], [], 0)
     for game, n, record in sound:
         if not _in_range(n, min_n, max_n):
             continue
@@ -459,6 +485,7 @@ def _committed(store: Store, min_n: int | None, max_n: int | None, on_damage: Ca
         paths = [f"{job}/{f['name']}" for f in record["files"]]
         found.files.setdefault(game, []).extend(paths)
         found.shards[game, n] = (paths, [f.get("rows") for f in record["files"]], kept)
+        found.schemas.update(dict.fromkeys(paths, record.get("schema")))
         found.jobs.append({"game": game, "n": n, "records": record["records"], "shards": record["shards"],
                            "kept": kept, "kept_records": record.get("kept_records", record["records"]),
                            "version": record.get("version"), "code": record.get("code"),
@@ -469,13 +496,13 @@ def _committed(store: Store, min_n: int | None, max_n: int | None, on_damage: Ca
     return found
 
 
-def _game_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[str]], small: bool,
-                on_damage: Callable[[str], None]) -> None:
+def _game_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[str]],
+                schemas: dict[str, str | None], small: bool, on_damage: Callable[[str], None]) -> None:
     """One view per game of ``files`` over its files (copied into memory when ``small``); a
     :class:`StoreChanged` when files were replaced meanwhile."""
     try:
         for game in sorted(files):
-            source = read_files_sql(files[game], game)
+            source = read_files_sql(files[game], game, schemas)
             if small:
                 source = _materialize(con, game, files[game], on_damage)
             con.execute(f"CREATE VIEW {quote_name(game)} AS {source}")
@@ -489,7 +516,7 @@ def _game_views(con: duckdb.DuckDBPyConnection, files: dict[str, list[str]], sma
 
 def _uncomputed_views(con: duckdb.DuckDBPyConnection, games: list[str],
                       shards: dict[tuple[str, int], tuple[list[str], list[int | None], str]],
-                      small: bool) -> None:
+                      schemas: dict[str, str | None], small: bool) -> None:
     """The views a statement may name whatever the store holds: an empty one for each board,
     non-repetitive, rules and d-dimensional LCTR game not in ``games``, the pair views
     (:data:`PAIRED_GAMES`) and ``slownim`` (every Slow SetNim game's records)."""
@@ -506,7 +533,7 @@ def _uncomputed_views(con: duckdb.DuckDBPyConnection, games: list[str],
         if game not in games:
             con.execute(f"CREATE VIEW {quote_name(game)} AS {_empty_select(LCTR_D_SCHEMA, game)}")
     for a, b in PAIRED_GAMES:
-        con.execute(f"CREATE VIEW {a}_{b} AS {pair_sql(a, b, shards, in_place=not small)}")
+        con.execute(f"CREATE VIEW {a}_{b} AS {pair_sql(a, b, shards, in_place=not small, schemas=schemas)}")
     sn = slownim_games(con, games)
     if sn:
         union = " UNION ALL BY NAME ".join(f"SELECT * FROM {quote_name(g)}" for g in sn)
@@ -556,8 +583,8 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
     games = sorted(files)
     every_file = [f for g in games for f in files[g]]
     small = sum(j["kept_records"] for j in committed.jobs) < MATERIALIZE_BELOW
-    _game_views(con, files, small, on_damage)
-    _uncomputed_views(con, games, committed.shards, small)
+    _game_views(con, files, committed.schemas, small, on_damage)
+    _uncomputed_views(con, games, committed.shards, committed.schemas, small)
     # Provenance: one row per sound (game, n) from its commit record, with the release and the
     # code (pipeline.source_digest) that computed it, and its bytes on disk.
     jobs_table = pa.Table.from_pylist(committed.jobs, schema=pa.schema(
@@ -569,10 +596,11 @@ def _build_views(store: Store, macros: bool, min_n: int | None, max_n: int | Non
                   "partgames committed them); `partgames check --adopt` adds them")
     # the files each record view reads in place (none when copied into memory): verify's join
     # pass reads a neighbour's records from the files that hold them (view_files)
-    con.register(VIEW_FILES, pa.table({"game": pa.array([g for g in games if not small for _ in files[g]],
-                                                        pa.string()),
-                                       "path": pa.array([f for g in games if not small for f in files[g]],
-                                                        pa.string())}))
+    in_place = [(g, f) for g in games if not small for f in files[g]]
+    con.register(VIEW_FILES, pa.table({"game": pa.array([g for g, _ in in_place], pa.string()),
+                                       "path": pa.array([f for _, f in in_place], pa.string()),
+                                       "schema": pa.array([committed.schemas.get(f) for _, f in in_place],
+                                                          pa.string())}))
     con.register("_summaries_table", pa.Table.from_pylist(committed.summaries, schema=SUMMARY_SCHEMA))
     con.execute("CREATE VIEW summaries AS SELECT * FROM _summaries_table ORDER BY game, n")
     _records_view(con, games)
@@ -587,7 +615,7 @@ PAIRED_COLUMNS = ("sg", "sg_misere", "nodes", "leaves", "states", "height", *FLA
 
 
 def pair_sql(a: str, b: str, shards: dict[tuple[str, int], tuple[list[str], list[int | None], str]],
-             in_place: bool) -> str:
+             in_place: bool, schemas: Mapping[str, str | None] | None = None) -> str:
     """The records of games ``a`` and ``b`` of each n both hold, side by side: ``n``,
     ``ordinal``, ``parts``, each game's :data:`PAIRED_COLUMNS` as ``<game>_<column>``, and
     ``aligned``, whether the two records are of the same partition (NULL or false: the store
@@ -597,7 +625,8 @@ def pair_sql(a: str, b: str, shards: dict[tuple[str, int], tuple[list[str], list
     Where both (game, n) are whole, read in place and their files hold the same numbers of
     rows, the records are paired by position (DuckDB's POSITIONAL JOIN of the two file lists,
     a scan of both in step: LCTR and Downright n = 70, 4.1 M pairs, 0.22 s against 2.92 s for
-    the hash join on (n, ordinal)); elsewhere by a join on (n, ordinal)."""
+    the hash join on (n, ordinal)); elsewhere by a join on (n, ordinal). ``schemas``: the
+    files' schema digests, as :func:`read_files_sql` reads them."""
     cols = ", ".join(f"{x}.{c} AS {g}_{c}" for x, g in (("x", a), ("y", b)) for c in PAIRED_COLUMNS)
     select = f"SELECT x.n, x.ordinal, x.parts, {cols}"
     common = sorted({n for g, n in shards if g == a} & {n for g, n in shards if g == b})
@@ -605,8 +634,8 @@ def pair_sql(a: str, b: str, shards: dict[tuple[str, int], tuple[list[str], list
                   and None not in shards[a, n][1] and shards[a, n][1] == shards[b, n][1]]
     hashed = [n for n in common if n not in positional]
     branches = [f"{select}, x.ordinal = y.ordinal AND x.n = y.n AS aligned "
-                f"FROM ({read_files_sql(shards[a, n][0], a)}) x "
-                f"POSITIONAL JOIN ({read_files_sql(shards[b, n][0], b)}) y" for n in positional]
+                f"FROM ({read_files_sql(shards[a, n][0], a, schemas)}) x "
+                f"POSITIONAL JOIN ({read_files_sql(shards[b, n][0], b, schemas)}) y" for n in positional]
     if hashed or not branches:
         ns = ", ".join(map(str, hashed)) or "NULL"
         branches.append(f"{select}, true AS aligned FROM {quote_name(a)} x JOIN {quote_name(b)} y "

@@ -42,7 +42,7 @@ from pipeline.games.single_partition import MAX_N as SINGLE_MAX_N
 from pipeline.games.single_partition import SolveError
 from pipeline.keep import KEEP_ALL, KeepError, KeepFilter
 from pipeline.parquet import ChunkReuse
-from pipeline.schema import BOARD_SCHEMA, PARTITION_COLUMNS
+from pipeline.schema import BOARD_SCHEMA, PARTITION_COLUMNS, schema_digest
 from pipeline.storage import JOURNAL, MARKER, SHARD_FORMAT, STAGING, Store, read_commit
 from pipeline.summaries import merge, summarize_table
 
@@ -940,6 +940,9 @@ def _finish(store: Store, game: Game, n: int, max_records: int, keep: KeepFilter
     store.commit(game.game_id, n, {"game": game.game_id, "n": n, "records": game.positions(n),
                                    "shards": shards, "version": __version__, "code": source_digest(),
                                    "kept": keep.text, "summary": summary,
+                                   # the files' schema, one for all of them: staged shards are
+                                   # reused only with the run's (_plan); the views read them as one
+                                   "schema": schema_digest(game.schema),
                                    **game.commit_fields})
 
 

@@ -186,3 +186,18 @@ def summary_row(game: str, n: int, record: dict[str, Any]) -> dict[str, Any]:
             for suffix in ("_count", "_at", "_next"):
                 row[f"{side}_{m}{suffix}"] = e[f"{side}{suffix}"]
     return row
+
+
+def schema_digest(schema: pa.Schema) -> str:
+    """A digest of a record schema (SHA-256 of its text, hex): the ``schema`` of a (game, n)'s
+    commit record, by which the views read the files of one digest as one schema
+    (:func:`pipeline.query.read_files_sql`).
+
+    >>> schema_digest(pa.schema([("n", pa.int64())])) == schema_digest(pa.schema([("n", pa.int64())]))
+    True
+    >>> schema_digest(pa.schema([("n", pa.int64())])) == schema_digest(pa.schema([("n", pa.int32())]))
+    False
+    """
+    import hashlib
+
+    return hashlib.sha256(schema.to_string().encode()).hexdigest()

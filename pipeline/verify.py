@@ -50,6 +50,7 @@ from pipeline.query import (
     read_files_sql,
     slownim_games,
     stored_n,
+    view_file_schemas,
     view_files,
 )
 from pipeline.schema import BOARD_GAMES
@@ -947,10 +948,13 @@ class RecordFiles:
     T(λ) of one pass fall in files holding 41 % of the records below, those of λ[1,1] in 3-6 %.
     A file without those statistics is read by every pass."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, game: str, paths: list[str]) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, game: str, paths: list[str],
+                 schemas: dict[str, str | None] | None = None) -> None:
         import numpy as np
 
         self.game = game
+        #: each file's schema digest (:func:`pipeline.query.read_files_sql`)
+        self.schemas = schemas or {}
         rows = con.execute(
             f"SELECT file_name, min(TRY_CAST(stats_min AS BIGINT)) FILTER (WHERE path_in_schema = 'n'), "
             f"max(TRY_CAST(stats_max AS BIGINT)) FILTER (WHERE path_in_schema = 'n'), "
@@ -1017,7 +1021,7 @@ class RecordFiles:
     def _read(self, files: list[str]) -> str:
         if not files:
             return f"SELECT * FROM {quote_name(self.game)} WHERE false"
-        return read_files_sql(files, self.game)
+        return read_files_sql(files, self.game, self.schemas)
 
 
 #: The relation of a gathered pass's rows, registered while its statements are counted.
@@ -1062,7 +1066,7 @@ class NeighbourhoodGather:
         if self.files is None:
             return f"SELECT * FROM {quote_name(self.game)}"
         paths = self.files.of_n(m, ordinals)
-        return read_files_sql(paths, self.game) if paths else None
+        return read_files_sql(paths, self.game, self.files.schemas) if paths else None
 
     @contextmanager
     def rows(self, keys: object, ns: list[int]) -> Iterator[str]:
@@ -1095,12 +1099,12 @@ class NeighbourhoodGather:
 def record_files(con: duckdb.DuckDBPyConnection, games: list[str]) -> dict[str, RecordFiles]:
     """:class:`RecordFiles` of each of ``games`` whose view reads its files in place (none for a
     store copied into memory, where every read is from memory)."""
-    files = view_files(con)
+    files, schemas = view_files(con), view_file_schemas(con)
     out = {}
     for game in games:
         if files.get(game):
             try:
-                out[game] = RecordFiles(con, game, files[game])
+                out[game] = RecordFiles(con, game, files[game], schemas)
             except (duckdb.Error, ValueError):  # read every file, as the view does
                 continue
     return out

@@ -149,3 +149,53 @@ def test_queries_spill_beside_the_store_within_a_limit(capsys, small_store: Path
         con.execute(join).fetchall()
     message = query.explain(err.value)
     assert "\n" not in message and "--max-n" in message
+
+
+def _views_sql(con, game: str | None = None) -> str:
+    rows = con.execute("SELECT sql FROM duckdb_views() WHERE NOT internal "
+                       "AND view_name = coalesce(?, view_name)", [game]).fetchall()
+    return " ".join(sql for (sql,) in rows)
+
+
+def test_files_of_one_schema_are_read_as_one(small_store: Path, tmp_path: Path, monkeypatch) -> None:
+    """A run's commit records name their files' schema, and the views read the files of one
+    schema without ``union_by_name`` (whose footers of every file DuckDB holds while a query
+    runs); a (game, n) of another schema, or of none (an older partgames), is read by name
+    beside them, each column where its files have it and NULL elsewhere."""
+    import shutil
+
+    import pyarrow.parquet as pq
+    from conftest import recommit
+
+    import pipeline.query as query
+    from pipeline.games import get_game
+    from pipeline.schema import schema_digest
+    from pipeline.storage import COMPLETE
+
+    monkeypatch.setattr(query, "MATERIALIZE_BELOW", 0)
+    for commit in small_store.glob(f"game=*/n=*/{COMPLETE}"):
+        record = json.loads(commit.read_text())
+        assert record["schema"] == schema_digest(get_game(record["game"]).schema), commit
+        for f in record["files"]:
+            assert pq.read_schema(commit.parent / f["name"]).equals(get_game(record["game"]).schema)
+    assert "union_by_name" not in _views_sql(connect(small_store))
+    others = sum(partition_numbers(14)[1:]) - partition_numbers(14)[5]
+    for stamp in ("another", None):  # a run of another schema; an older partgames's (no digest)
+        store = tmp_path / str(stamp) / "results"
+        shutil.copytree(small_store, store)
+        job = store / "game=king" / "n=5"
+        for f in job.glob("*.parquet"):
+            pq.write_table(pq.read_table(f).drop_columns(["shape"]), f)
+        record = json.loads((job / COMPLETE).read_text())
+        record.pop("schema")
+        if stamp:
+            record["schema"] = stamp
+        (job / COMPLETE).write_text(json.dumps(record))
+        recommit(job)
+        con = connect(store, on_damage=lambda line: None)
+        king = _views_sql(con, "king")
+        assert ("union_by_name" in king) == (stamp is None) and king.count("read_parquet") == 2
+        # the other n's files first in the view: their schema is read as one, then n = 5's by name
+        rows = con.execute("SELECT n = 5, count(*), count(shape), count(ordinal) FROM king "
+                           "GROUP BY ALL ORDER BY ALL").fetchall()
+        assert rows == [(False, others, others, others), (True, 7, 0, 7)]  # p(5) = 7

@@ -172,8 +172,9 @@ def _check_parser(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--adopt", action="store_true",
                    help="give the (game, n) of a store written by an older partgames (commit records "
                         "without a list of files) commit records of their files as they are, once "
-                        "their row counts match, and every (game, n) committed without a summary "
-                        "the summary of its records")
+                        "their row counts match, every (game, n) committed without a summary "
+                        "the summary of its records, and every one without a schema digest its "
+                        "files' (read from their footers)")
 
 
 def _sql_parser(sub: argparse._SubParsersAction) -> None:
@@ -460,6 +461,8 @@ def _check(args: argparse.Namespace) -> int:
                 print(f"adopted {len(store.adopt()):,} (game, n) written by an older partgames")
                 print(f"summarised {len(store.add_summaries()):,} (game, n) committed without "
                       "a summary")
+                print(f"named the schema of {len(store.add_schemas()):,} (game, n) committed "
+                      "without it")
                 print(f"journaled {store.restart_journal():,} (game, n): the store as it is now")
             sound, damaged = store.committed(deep=args.deep, rows=True, restamp=True)
             store.journal_missing(sound)

@@ -189,15 +189,25 @@ def summary_row(game: str, n: int, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def schema_digest(schema: pa.Schema) -> str:
-    """A digest of a record schema (SHA-256 of its text, hex): the ``schema`` of a (game, n)'s
-    commit record, by which the views read the files of one digest as one schema
-    (:func:`pipeline.query.read_files_sql`).
+    """A digest of a record schema: its columns' names, types and nullability (SHA-256, hex),
+    the ``schema`` of a (game, n)'s commit record, by which the views read the files of one
+    digest as one schema (:func:`pipeline.query.read_files_sql`). A list is told by its items'
+    type, not their name, so a file's schema read back from its footer (``element``) has the
+    digest of the schema it was written with (``item``).
 
     >>> schema_digest(pa.schema([("n", pa.int64())])) == schema_digest(pa.schema([("n", pa.int64())]))
     True
     >>> schema_digest(pa.schema([("n", pa.int64())])) == schema_digest(pa.schema([("n", pa.int32())]))
     False
+    >>> items = pa.list_(pa.field("item", pa.int16()))
+    >>> elements = pa.list_(pa.field("element", pa.int16()))
+    >>> schema_digest(pa.schema([("parts", items)])) == schema_digest(pa.schema([("parts", elements)]))
+    True
     """
     import hashlib
 
-    return hashlib.sha256(schema.to_string().encode()).hexdigest()
+    def text(t: pa.DataType) -> str:
+        return f"list<{text(t.value_type)}>" if pa.types.is_list(t) else str(t)
+
+    columns = ";".join(f"{f.name}:{text(f.type)}:{f.nullable}" for f in schema)
+    return hashlib.sha256(columns.encode()).hexdigest()

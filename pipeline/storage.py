@@ -796,6 +796,37 @@ class Store:
             adopted.append((game_id, n))
         return adopted
 
+    def add_schemas(self) -> list[tuple[str, int]]:
+        """Give every sound (game, n) whose commit record names no schema (an older partgames
+        wrote it) the digest of its files' schema (:func:`pipeline.schema.schema_digest`, from
+        their footers), when they all have one, so that the views read them as one schema
+        (:func:`pipeline.query.read_files_sql`). Returns the (game, n) named (the caller holds
+        the lock)."""
+        import pyarrow.parquet as pq
+
+        from pipeline.schema import schema_digest
+
+        done = []
+        for game_id, n in self.jobs():
+            job = self.job_dir(game_id, n)
+            try:
+                record = check_job(job)
+            except DamageError:
+                continue
+            if "schema" in record or not record["files"]:
+                continue
+            try:
+                digests = {schema_digest(pq.read_schema(job / f["name"])) for f in record["files"]}
+            except Exception:  # noqa: BLE001 (an unreadable footer: read by name, as before)
+                continue
+            if len(digests) != 1:
+                continue
+            record = dict(record, schema=digests.pop())
+            record["checksum"] = record_checksum(record)
+            _write_json_atomic(job / COMPLETE, record)
+            done.append((game_id, n))
+        return done
+
     def add_summaries(self) -> list[tuple[str, int]]:
         """Give every sound (game, n) whose commit record has no summary (an older partgames
         wrote it) the summary of its records (:mod:`pipeline.summaries`), read from its files

@@ -157,11 +157,12 @@ def _views_sql(con, game: str | None = None) -> str:
     return " ".join(sql for (sql,) in rows)
 
 
-def test_files_of_one_schema_are_read_as_one(small_store: Path, tmp_path: Path, monkeypatch) -> None:
+def test_files_of_one_schema_are_read_as_one(capsys, small_store: Path, tmp_path: Path, monkeypatch) -> None:
     """A run's commit records name their files' schema, and the views read the files of one
     schema without ``union_by_name`` (whose footers of every file DuckDB holds while a query
     runs); a (game, n) of another schema, or of none (an older partgames), is read by name
-    beside them, each column where its files have it and NULL elsewhere."""
+    beside them, each column where its files have it and NULL elsewhere. ``check --adopt``
+    names the schema of those committed without one, from their files' footers."""
     import shutil
 
     import pyarrow.parquet as pq
@@ -199,3 +200,16 @@ def test_files_of_one_schema_are_read_as_one(small_store: Path, tmp_path: Path, 
         rows = con.execute("SELECT n = 5, count(*), count(shape), count(ordinal) FROM king "
                            "GROUP BY ALL ORDER BY ALL").fetchall()
         assert rows == [(False, others, others, others), (True, 7, 0, 7)]  # p(5) = 7
+    # the older store adopted: n = 5 of king gets its own digest, and the views read no file by name
+    lctr3 = store / "game=lctr" / "n=3" / COMPLETE
+    record = json.loads(lctr3.read_text())
+    run_digest = record.pop("schema")
+    lctr3.write_text(json.dumps(record))
+    recommit(lctr3.parent)
+    code, out, _ = cli(capsys, "check", "--adopt", "--results", str(store))
+    assert code == 0 and "named the schema of 2 (game, n)" in out
+    assert json.loads(lctr3.read_text())["schema"] == run_digest
+    con = connect(store, on_damage=lambda line: None)
+    assert "union_by_name" not in _views_sql(con) and _views_sql(con, "lctr").count("read_parquet") == 1
+    assert con.execute("SELECT n = 5, count(*), count(shape), count(ordinal) FROM king "
+                       "GROUP BY ALL ORDER BY ALL").fetchall() == rows

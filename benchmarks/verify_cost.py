@@ -38,10 +38,12 @@ _WRAP = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:]); "
          "sys.exit(p.returncode)")
 
 
-def _child(cmd: list[str]) -> tuple[float, int, subprocess.CompletedProcess]:
+def _child(cmd: list[str], env: dict | None = None,
+           cwd: Path | None = None) -> tuple[float, int, subprocess.CompletedProcess]:
     """Wall seconds and peak RSS (bytes) of one child process."""
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _WRAP, *cmd], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", _WRAP, *cmd], capture_output=True, text=True, env=env,
+                          cwd=cwd)
     seconds = time.perf_counter() - t0
     lines = proc.stderr.strip().splitlines()
     peak = int(lines[-1]) * 1024 if lines and lines[-1].isdigit() else 0
@@ -128,10 +130,12 @@ def before_after(store: Path, baseline: Path, groups: list[list[str]], rounds: i
     import os
 
     here = Path(__file__).resolve().parents[1]
-    print(f"{'statement':<28} {'before s':>9} {'after s':>9} {'ratio':>7}  (store {store}, n <= {max_n})")
+    print(f"{'statement':<28} {'before s':>9} {'after s':>9} {'ratio':>7} {'before MiB':>11} "
+          f"{'after MiB':>10}  (store {store}, n <= {max_n}; peak RSS, the most of the rounds)")
     for ids in groups:
         sid = ids[0] if len(ids) == 1 else f"{len(ids)} record statements"
         times: dict[str, list[float]] = {"before": [], "after": []}
+        peaks = {"before": 0, "after": 0}
         for _ in range(rounds):
             for name, src in (("before", baseline), ("after", here)):
                 env = dict(os.environ, PYTHONPATH=str(src.resolve()))
@@ -139,13 +143,14 @@ def before_after(store: Path, baseline: Path, groups: list[list[str]], rounds: i
                        "--report", "-", "--format", "json", "--max-n", str(max_n)]
                 for one in ids:
                     cmd += ["--only", one]
-                t0 = time.perf_counter()
-                proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=src)
-                times[name].append(time.perf_counter() - t0)
+                seconds, rss, proc = _child(cmd, env, src)
+                times[name].append(seconds)
+                peaks[name] = max(peaks[name], rss)
                 if proc.returncode not in (0, 1):
                     sys.exit(f"{name} {sid} failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
         b, a = min(times["before"]), min(times["after"])
-        print(f"{sid:<28} {b:9.1f} {a:9.1f} {b / a:7.1f}", flush=True)
+        print(f"{sid:<28} {b:9.1f} {a:9.1f} {b / a:7.1f} {peaks['before'] / 2**20:11.0f} "
+              f"{peaks['after'] / 2**20:10.0f}", flush=True)
 
 
 if __name__ == "__main__":

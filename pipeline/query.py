@@ -119,7 +119,7 @@ def read_files_sql(paths: list[str], game: str, schemas: Mapping[str, str | None
     file's footer when a query binds and holds them while it runs: about 50 kB a file, 0.4 GB for
     the 8,192 files of one game's view, and DuckDB's memory limit does not cover it. Read with
     their digests, the record statements on LCTR and Downright n ≤ 60 in 16,384 files peak at
-    330 MiB, against 2,026 MiB by name (docs/performance.md, "What a store's number of files
+    333 MiB, against 2,026 MiB by name (docs/performance.md, "What a store's number of files
     costs")."""
     groups: dict[str | None, list[str]] = {}
     for path in paths:

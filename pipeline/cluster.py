@@ -269,11 +269,21 @@ def _solve_all(client: distributed.Client, store_root: Path,
     workerless_since = None
     gone = "the finished shards are kept: rerun to resume"
     while pending:
+        # The worker list is read first and the client's status after it: a call made as the
+        # scheduler dies blocks while the client tries to reconnect and then returns an empty
+        # list, which is the scheduler's loss, not the workers'.
+        workers = client.scheduler_info().get("workers")
         if client.status in ("closing", "closed"):
             raise ClusterError(f"lost the Dask scheduler at {options.address}; {gone}")
+        if client.status == "connecting":
+            # Reconnecting: until the scheduler is back or the client closes (after
+            # --connect-timeout), the worker list is not the cluster's.
+            workerless_since = None
+            time.sleep(0.1)
+            continue
         # Without a worker no result can be fetched (it lived on a worker now gone, and each
         # fetch would wait out its timeout): wait for workers, up to lost_workers_timeout.
-        if not client.scheduler_info().get("workers"):
+        if not workers:
             workerless_since = workerless_since or time.monotonic()
             if time.monotonic() - workerless_since > options.lost_workers_timeout:
                 raise ClusterError(f"no worker left on the cluster at {options.address} for "

@@ -288,8 +288,7 @@ def check_job(job_dir: Path, deep: bool = False, rows: bool = False, restamp: bo
     if restamp and moved_files:
         for f, st in moved_files:
             f.update(ino=st.st_ino, ctime_ns=st.st_ctime_ns)
-        record["checksum"] = record_checksum(record)
-        _write_json_atomic(job_dir / COMPLETE, record)
+        record = _write_commit(job_dir, record)
     return record
 
 
@@ -568,8 +567,7 @@ class Store:
                           "ino": st.st_ino, "ctime_ns": st.st_ctime_ns})
         done = dict(record, files=files, kept_records=sum(f["rows"] for f in files),
                     committed_ns=time.time_ns())
-        done["checksum"] = record_checksum(done)
-        _write_json_atomic(sdir / COMPLETE, done)
+        _write_commit(sdir, done)
         commit_step()
         for k in range(len(shards)):
             (sdir / f"part-{k:05d}.json").unlink(missing_ok=True)
@@ -790,9 +788,7 @@ class Store:
                 st = path.stat()
                 files.append({"name": path.name, "bytes": st.st_size, "rows": count,
                               "sha256": file_sha256(path), "ino": st.st_ino, "ctime_ns": st.st_ctime_ns})
-            record = dict(old, files=files, committed_ns=time.time_ns(), adopted=True)
-            record["checksum"] = record_checksum(record)
-            _write_json_atomic(job / COMPLETE, record)
+            _write_commit(job, dict(old, files=files, committed_ns=time.time_ns(), adopted=True))
             adopted.append((game_id, n))
         return adopted
 
@@ -821,9 +817,7 @@ class Store:
                 continue
             if len(digests) != 1:
                 continue
-            record = dict(record, schema=digests.pop())
-            record["checksum"] = record_checksum(record)
-            _write_json_atomic(job / COMPLETE, record)
+            _write_commit(job, dict(record, schema=digests.pop()))
             done.append((game_id, n))
         return done
 
@@ -849,9 +843,7 @@ class Store:
             summary = merge(parts)
             if summary["records"] != record["records"]:
                 continue  # not every record of n in its files: no summary rather than a wrong one
-            record = dict(record, summary=summary)
-            record["checksum"] = record_checksum(record)
-            _write_json_atomic(job / COMPLETE, record)
+            _write_commit(job, dict(record, summary=summary))
             done.append((game_id, n))
         return done
 
@@ -1000,6 +992,15 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+
+
+def _write_commit(job_dir: Path, record: dict) -> dict:
+    """Write ``record`` as ``job_dir``'s commit record, atomically, with the checksum of what it
+    says now (:func:`record_checksum`); returns the record written. Every writer of a commit
+    record goes through here, so none can leave a stale checksum behind."""
+    record = dict(record, checksum=record_checksum(record))
+    _write_json_atomic(job_dir / COMPLETE, record)
+    return record
 
 
 def _write_json_atomic(path: Path, data: dict) -> None:

@@ -1118,6 +1118,14 @@ NEIGHBOURHOOD_RECORDS = 8_000_000
 NEIGHBOUR_KEYS = "_neighbour_keys"
 
 
+def _witnesses(con: duckdb.DuckDBPyConnection, query: str) -> tuple[int, list[str]]:
+    """The witnesses a statement's ``witnesses:`` query (rows: name, whether the store holds
+    it) finds present, and the names of those it lacks, sorted: the query's row order is not
+    fixed (``SELECT DISTINCT``, a cluster's worker), and a report must not change with it."""
+    rows = con.execute(query).fetchall()
+    return sum(bool(ok) for _, ok in rows), sorted(name for name, ok in rows if not ok)
+
+
 def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> Result:
     """A statement's result from its shared-scan counts: examples are read only for a statement
     with counterexamples, witnesses as when it runs alone."""
@@ -1131,12 +1139,8 @@ def _fused_result(con: duckdb.DuckDBPyConnection, st: Statement, c: Counts) -> R
             examples = first_examples(con, st, st.query)
         if c.printed:
             printed_examples = first_examples(con, st, st.printed_query)
-        missing, present = [], 0
-        if h.get("witnesses"):
-            for name, ok in con.execute(_strip_query(h["witnesses"])).fetchall():
-                present += bool(ok)
-                if not ok:
-                    missing.append(name)
+        present, missing = (_witnesses(con, _strip_query(h["witnesses"]))
+                            if h.get("witnesses") else (0, []))
     except duckdb.Error as exc:
         return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=explain(exc))
     return Result(st.id, h["source"], st.kind, _status(c.counterexamples, c.rows, h, present, missing),
@@ -1246,12 +1250,8 @@ def _run_statement(con: duckdb.DuckDBPyConnection, st: Statement,
             total = sum(_domain_counts(con, h["domain"], {})[:2])
             rows, unexamined, lo, hi, count, examples, printed, printed_examples = _by_subject_n(
                 con, st, cut, chunks)
-        missing, present = [], 0
-        if h.get("witnesses"):
-            for name, ok in con.execute(restrict(_strip_query(h["witnesses"]), cut, con)).fetchall():
-                present += bool(ok)
-                if not ok:
-                    missing.append(name)
+        present, missing = (_witnesses(con, restrict(_strip_query(h["witnesses"]), cut, con))
+                            if h.get("witnesses") else (0, []))
     except duckdb.Error as exc:
         msg = explain(exc)
         return Result(st.id, h["source"], st.kind, "error", 0, None, None, 0, error=msg)

@@ -130,6 +130,22 @@ def test_predicate_form_is_checked(tmp_path: Path) -> None:
         "SELECT n FROM neighbourhood('lctr') WHERE verify_subject(n) AND ((true))")
 
 
+def test_missing_witnesses_are_reported_sorted(small_store: Path, tmp_path: Path) -> None:
+    """The witnesses a statement lacks are named in one order whatever order its query returns
+    them in (a `SELECT DISTINCT`'s, a cluster worker's), alone and in the shared scan."""
+    witnesses = ("SELECT * FROM (VALUES ('rook [9, 9]', false), ('king [1]', true), "
+                 "('bishop [8]', false), ('lctr [99]', false)) AS w(witness, present)")
+    (tmp_path / "w.sql").write_text(
+        "-- id: x.w\n-- source: s\n-- kind: theorem\n-- statement: s\n-- covers: lctr\n"
+        f"-- games: lctr\n-- assert: sg <= 2\n-- witnesses: {witnesses}\n")
+    st = parse_statement(tmp_path / "w.sql")
+    con = connect(small_store)
+    fused = fused_counts(con, [st])[st.id]
+    for result in (run_statement(con, st), run_statement(con, st, fused)):
+        assert result.status == "partial"
+        assert result.missing_witnesses == ["bishop [8]", "lctr [99]", "rook [9, 9]"]
+
+
 # A follower statement of the form the catalogue's use: subjects restricted by verify_subject(n),
 # each joined to a record at smaller n (its first row removed); many counterexamples, so that the
 # sums over chunks are exercised.

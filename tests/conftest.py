@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import duckdb
@@ -38,6 +40,16 @@ collect_ignore = ["reference.py"]
 SMALL_N = 14
 SLOWNIM_GAMES = ("sn1_1", "sn2_1", "sn2_1-2", "sn3_2", "sn3_1-2-3", "sn4_3", "sn4_3-4", "sn5_4",
                  "sn5_4-5", "sn6_2")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The Ctrl-C tests model a command in a terminal, where SIGINT reaches it. pytest started in
+    the background (``nohup``, ``&`` in a script) inherits SIGINT ignored, an ignored signal stays
+    ignored across ``exec``, and every command the tests start would ignore their SIGINT: put
+    Python's own handler back, in the main process and in each xdist worker."""
+    if (threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.SIG_IGN):
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 #: What --json keeps of each statement's result.
-KEPT = ("id", "status", "rows", "min_n", "max_n", "counterexamples", "skipped", "seconds")
+KEPT = ("id", "status", "rows", "min_n", "max_n", "counterexamples", "skipped", "seconds", "error")
 PARTGAMES = [str(Path(sys.executable).parent / "partgames")]  # the environment's command
 
 
@@ -107,6 +107,9 @@ def main() -> None:
         record = sum(r["seconds"] for r in results if needs.get(r["id"]) in ("record", "same n"))
         for r in sorted(results, key=lambda r: -r["seconds"])[:15]:
             print(f"  {r['id']:<40} {needs.get(r['id'], '?'):<10} {r['status']:<8} {r['seconds']:8.1f} s")
+        for r in results:
+            if r.get("error"):
+                print(f"  {r['id']}: error: {r['error']}")
         print(f"verify: {seconds:.1f} s wall ({len(results)} statements), record statements {record:.1f} s, "
               f"peak RSS {rss / 2**20:.0f} MiB")
         if run_seconds:

@@ -1266,11 +1266,11 @@ SUBJECT_MACRO = "verify_subject("
 
 def subject_chunks(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, str],
                     chunk_records: int) -> list[tuple[int, int]] | None:
-    """The chunks of subject n of a follower statement that restricts its subjects with the
-    macro ``verify_subject(n)`` (queries/FORMAT.md): consecutive ranges of n of at most
+    """The chunks of subject n of a follower or same-n statement that restricts its subjects
+    with the macro ``verify_subject(n)`` (queries/FORMAT.md): consecutive ranges of n of at most
     ``chunk_records`` records of the games it reads (one n when it holds more). None for any other
     statement, which runs in one pass."""
-    if st.needs != "followers" or not any(
+    if st.needs not in ("followers", "same n") or not any(
             SUBJECT_MACRO in (q or "") for q in (st.query, st.printed_query, st.header["domain"])):
         return None
     read = games_read(con, st, set(BOARD_GAMES) | set(stored_n(con)))
@@ -1295,11 +1295,12 @@ def _kept_n(where: str | None) -> int | None:
 
 def _by_subject_n(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, str],
                   chunks: list[tuple[int, int]]) -> tuple:
-    """A follower statement run chunk by chunk of subject n: the variables ``subject_min_n`` and
-    ``subject_max_n`` select the subjects (macro ``verify_subject``) and the views hold n up to
-    ``subject_max_n`` only (the followers of a subject lie at smaller n), so a chunk's joins
-    hold the records of its n and below, never the whole store. Counts are summed over the
-    chunks; the examples are the first by n (the chunks run in increasing n)."""
+    """A follower or same-n statement run chunk by chunk of subject n: the variables
+    ``subject_min_n`` and ``subject_max_n`` select the subjects (macro ``verify_subject``) and
+    the views hold n up to ``subject_max_n`` only (the followers of a subject lie at smaller n),
+    or, for ``needs: same n``, the chunk's n only, so a chunk's joins hold the records of its n
+    (and below), never the whole store. Counts are summed over the chunks; the examples are the
+    first by n (the chunks run in increasing n)."""
     rows = unexamined = count = 0
     printed: int | None = 0 if st.printed_query else None
     lo = hi = None
@@ -1310,10 +1311,11 @@ def _by_subject_n(con: duckdb.DuckDBPyConnection, st: Statement, cut: dict[str, 
             con.execute(f"SET VARIABLE subject_min_n = {a}")
             con.execute(f"SET VARIABLE subject_max_n = {b}")
             ccut = dict(cut)
+            held = f"n <= {b}" if st.needs == "followers" else f"n BETWEEN {a} AND {b}"
             for view in set(cut) | set(BOARD_GAMES) | set(stored_n(con)) | {"records", "slownim"}:
                 if view == "jobs":
                     continue
-                ccut[view] = (cut[view] + f" AND n <= {b}") if view in cut else f" WHERE n <= {b}"
+                ccut[view] = (cut[view] + f" AND {held}") if view in cut else f" WHERE {held}"
             r, u, clo, chi = _domain_counts(con, st.header["domain"], ccut)
             rows, unexamined = rows + r, unexamined + u
             if clo is not None:

@@ -162,14 +162,11 @@ WHERE verify_subject(a.n) AND a.num_parts >= 2 AND b.sg IS DISTINCT FROM a.sg
 """
 
 
-def test_follower_statement_runs_n_by_n(small_store: Path, tmp_path: Path, monkeypatch) -> None:
-    """Chunk by chunk of subject n (variables subject_min_n/subject_max_n, views cut to
-    n <= subject_max_n) the result is the one of a single pass; the chunks really are several."""
+def _whole_and_chunked(con: duckdb.DuckDBPyConnection, st: Statement, chunk_records: int,
+                       monkeypatch) -> tuple[dict, dict, list[tuple[int, int]]]:
+    """``st``'s result in one chunk, its result in chunks of ``chunk_records``, and those chunks."""
     import pipeline.verify as verify_module
 
-    (tmp_path / "s.sql").write_text(SUBJECT)
-    st = parse_statement(tmp_path / "s.sql")
-    con = connect(small_store)
     whole = verify_module.run_statement(con, st, chunk_records=10**12).as_dict()
     chunks: list[tuple[int, int]] = []
     original = verify_module.subject_chunks
@@ -179,13 +176,49 @@ def test_follower_statement_runs_n_by_n(small_store: Path, tmp_path: Path, monke
         return original(*args)
 
     monkeypatch.setattr(verify_module, "subject_chunks", spy)
-    chunked = verify_module.run_statement(con, st, chunk_records=100).as_dict()
+    chunked = verify_module.run_statement(con, st, chunk_records=chunk_records).as_dict()
+    return whole, chunked, chunks
+
+
+def test_follower_statement_runs_n_by_n(small_store: Path, tmp_path: Path, monkeypatch) -> None:
+    """Chunk by chunk of subject n (variables subject_min_n/subject_max_n, views cut to
+    n <= subject_max_n) the result is the one of a single pass; the chunks really are several."""
+    (tmp_path / "s.sql").write_text(SUBJECT)
+    st = parse_statement(tmp_path / "s.sql")
+    con = connect(small_store)
+    whole, chunked, chunks = _whole_and_chunked(con, st, 100, monkeypatch)
     assert len(chunks) == 5 and chunks[-1] == (14, 14)
     assert {k: chunked.get(k) for k in KEYS} == {k: whole.get(k) for k in KEYS}
     assert chunked["examples"] == whole["examples"] and whole["counterexamples"] > 100
     # the variables are gone afterwards: ad-hoc SQL sees every record
     assert con.execute("SELECT count(*) FROM lctr WHERE verify_subject(n)").fetchone()[0] == \
         con.execute("SELECT count(*) FROM lctr").fetchone()[0]
+
+
+def test_same_n_statement_runs_n_by_n(small_store: Path, plant, tmp_path: Path,
+                                      monkeypatch) -> None:
+    """A same-n statement restricted by verify_subject(n) (chess.obs3_4: each piece's record
+    against its conjugate's) runs chunk by chunk of n with the views cut to the chunk's n only:
+    the result is the one of a single pass, a planted value is still found, and a chunk's views
+    hold no record outside its n."""
+    import pipeline.verify as verify_module
+
+    store = plant(small_store, "queen", [2, 2, 2], sg=1)  # its conjugate (3, 3) keeps sg 0
+    con = connect(store)
+    st = load_catalogue(select=["chess.obs3_4"])[0]
+    whole, chunked, chunks = _whole_and_chunked(con, st, 500, monkeypatch)
+    assert len(chunks) > 3 and chunks[-1] == (14, 14)
+    assert {k: chunked.get(k) for k in KEYS} == {k: whole.get(k) for k in KEYS}
+    assert chunked["examples"] == whole["examples"] and whole["counterexamples"] == 1
+    assert (whole["examples"][0]["parts"], whole["examples"][0]["conjugate"]) == ([3, 3], [2, 2, 2])
+    # a chunk's views hold its n only: no record of a smaller n is seen beside a subject
+    (tmp_path / "o.sql").write_text(
+        "-- id: test.outside\n-- source: test\n-- kind: lemma\n-- statement: s\n-- covers: lctr\n"
+        "-- needs: same n\n-- domain: SELECT n FROM lctr WHERE verify_subject(n)\n"
+        "SELECT n FROM downright WHERE NOT verify_subject(n)\n")
+    outside = parse_statement(tmp_path / "o.sql")
+    assert verify_module.run_statement(con, outside, chunk_records=500).counterexamples == 0
+    assert verify_module.run_statement(con, outside, chunk_records=10**12).counterexamples == 0
 
 
 def test_verify_memory_limit_defaults_to_3gb(small_store: Path, monkeypatch, capsys) -> None:

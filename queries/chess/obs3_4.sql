@@ -9,58 +9,68 @@
 --   unordered pair is compared once (symmetric movesets: λ1 ≥ r; Pawn on λ against pawn_t on λ').
 -- covers: downright, pawn, pawn_t, knight, bishop, king, rook, queen; every partition
 -- needs: same n
--- domain: SELECT n FROM downright UNION ALL SELECT n FROM knight UNION ALL SELECT n FROM bishop
---   UNION ALL SELECT n FROM king UNION ALL SELECT n FROM rook UNION ALL SELECT n FROM queen
---   UNION ALL SELECT n FROM pawn WHERE (SELECT count(*) FROM pawn_t) > 0
---   UNION ALL SELECT n FROM pawn_t WHERE (SELECT count(*) FROM pawn) > 0
-WITH pairs AS (
-    SELECT 'downright' AS game, a.n, a.parts, 'downright' AS conjugate_game, b.parts AS conjugate,
-           row(a.sg, a.sg_misere, a.nodes, a.leaves, a.states, a.height,
-               a.domestic, a.tame, a.pet, a.miserable, a.forced, a.returnable) AS record,
-           row(b.sg, b.sg_misere, b.nodes, b.leaves, b.states, b.height,
-               b.domestic, b.tame, b.pet, b.miserable, b.forced, b.returnable) AS conjugate_record
-    FROM downright AS a JOIN downright AS b ON b.parts = a.conjugate WHERE a.rank >= 0
+-- domain: SELECT n FROM downright WHERE verify_subject(n) UNION ALL SELECT n FROM knight WHERE verify_subject(n)
+--   UNION ALL SELECT n FROM bishop WHERE verify_subject(n) UNION ALL SELECT n FROM king WHERE verify_subject(n)
+--   UNION ALL SELECT n FROM rook WHERE verify_subject(n) UNION ALL SELECT n FROM queen WHERE verify_subject(n)
+--   UNION ALL SELECT n FROM pawn WHERE verify_subject(n) AND (SELECT count(*) FROM pawn_t) > 0
+--   UNION ALL SELECT n FROM pawn_t WHERE verify_subject(n) AND (SELECT count(*) FROM pawn) > 0
+-- Each pair is found by integer keys, in ONE hash join per chunk of n (verify_subject): the
+-- subjects' conjugate keys (part_key of the list) against the conjugates' record keys, the
+-- pieces side by side (one join holds and spills as one; a join per piece held several hash
+-- tables at once). The lists of a pair are read only for its counterexamples (partition_at).
+WITH subjects AS (
+    SELECT 'downright' AS game, 'downright' AS conjugate_game, n, ordinal, part_key(conjugate) AS conjugate_key,
+           row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM downright WHERE verify_subject(n) AND rank >= 0
     UNION ALL
-    SELECT 'knight' AS game, a.n, a.parts, 'knight' AS conjugate_game, b.parts AS conjugate,
-           row(a.sg, a.sg_misere, a.nodes, a.leaves, a.states, a.height,
-               a.domestic, a.tame, a.pet, a.miserable, a.forced, a.returnable) AS record,
-           row(b.sg, b.sg_misere, b.nodes, b.leaves, b.states, b.height,
-               b.domestic, b.tame, b.pet, b.miserable, b.forced, b.returnable) AS conjugate_record
-    FROM knight AS a JOIN knight AS b ON b.parts = a.conjugate WHERE a.rank >= 0
+    SELECT 'knight' AS game, 'knight' AS conjugate_game, n, ordinal, part_key(conjugate) AS conjugate_key,
+           row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM knight WHERE verify_subject(n) AND rank >= 0
     UNION ALL
-    SELECT 'bishop' AS game, a.n, a.parts, 'bishop' AS conjugate_game, b.parts AS conjugate,
-           row(a.sg, a.sg_misere, a.nodes, a.leaves, a.states, a.height,
-               a.domestic, a.tame, a.pet, a.miserable, a.forced, a.returnable) AS record,
-           row(b.sg, b.sg_misere, b.nodes, b.leaves, b.states, b.height,
-               b.domestic, b.tame, b.pet, b.miserable, b.forced, b.returnable) AS conjugate_record
-    FROM bishop AS a JOIN bishop AS b ON b.parts = a.conjugate WHERE a.rank >= 0
+    SELECT 'bishop' AS game, 'bishop' AS conjugate_game, n, ordinal, part_key(conjugate) AS conjugate_key,
+           row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM bishop WHERE verify_subject(n) AND rank >= 0
     UNION ALL
-    SELECT 'king' AS game, a.n, a.parts, 'king' AS conjugate_game, b.parts AS conjugate,
-           row(a.sg, a.sg_misere, a.nodes, a.leaves, a.states, a.height,
-               a.domestic, a.tame, a.pet, a.miserable, a.forced, a.returnable) AS record,
-           row(b.sg, b.sg_misere, b.nodes, b.leaves, b.states, b.height,
-               b.domestic, b.tame, b.pet, b.miserable, b.forced, b.returnable) AS conjugate_record
-    FROM king AS a JOIN king AS b ON b.parts = a.conjugate WHERE a.rank >= 0
+    SELECT 'king' AS game, 'king' AS conjugate_game, n, ordinal, part_key(conjugate) AS conjugate_key,
+           row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM king WHERE verify_subject(n) AND rank >= 0
     UNION ALL
-    SELECT 'rook' AS game, a.n, a.parts, 'rook' AS conjugate_game, b.parts AS conjugate,
-           row(a.sg, a.sg_misere, a.nodes, a.leaves, a.states, a.height,
-               a.domestic, a.tame, a.pet, a.miserable, a.forced, a.returnable) AS record,
-           row(b.sg, b.sg_misere, b.nodes, b.leaves, b.states, b.height,
-               b.domestic, b.tame, b.pet, b.miserable, b.forced, b.returnable) AS conjugate_record
-    FROM rook AS a JOIN rook AS b ON b.parts = a.conjugate WHERE a.rank >= 0
+    SELECT 'rook' AS game, 'rook' AS conjugate_game, n, ordinal, part_key(conjugate) AS conjugate_key,
+           row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM rook WHERE verify_subject(n) AND rank >= 0
     UNION ALL
-    SELECT 'queen' AS game, a.n, a.parts, 'queen' AS conjugate_game, b.parts AS conjugate,
-           row(a.sg, a.sg_misere, a.nodes, a.leaves, a.states, a.height,
-               a.domestic, a.tame, a.pet, a.miserable, a.forced, a.returnable) AS record,
-           row(b.sg, b.sg_misere, b.nodes, b.leaves, b.states, b.height,
-               b.domestic, b.tame, b.pet, b.miserable, b.forced, b.returnable) AS conjugate_record
-    FROM queen AS a JOIN queen AS b ON b.parts = a.conjugate WHERE a.rank >= 0
+    SELECT 'queen' AS game, 'queen' AS conjugate_game, n, ordinal, part_key(conjugate) AS conjugate_key,
+           row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM queen WHERE verify_subject(n) AND rank >= 0
     UNION ALL
-    SELECT 'pawn' AS game, a.n, a.parts, 'pawn_t' AS conjugate_game, b.parts AS conjugate,
-           row(a.sg, a.sg_misere, a.nodes, a.leaves, a.states, a.height,
-               a.domestic, a.tame, a.pet, a.miserable, a.forced, a.returnable) AS record,
-           row(b.sg, b.sg_misere, b.nodes, b.leaves, b.states, b.height,
-               b.domestic, b.tame, b.pet, b.miserable, b.forced, b.returnable) AS conjugate_record
-    FROM pawn AS a JOIN pawn_t AS b ON b.parts = a.conjugate
+    SELECT 'pawn', 'pawn_t', n, ordinal, part_key(conjugate),
+           row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable)
+    FROM pawn WHERE verify_subject(n)
+),
+conjugates AS (
+    SELECT 'downright' AS game, record_key(n, ordinal) AS key, ordinal, row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM downright WHERE verify_subject(n) AND rank <= 0
+    UNION ALL
+    SELECT 'knight' AS game, record_key(n, ordinal) AS key, ordinal, row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM knight WHERE verify_subject(n) AND rank <= 0
+    UNION ALL
+    SELECT 'bishop' AS game, record_key(n, ordinal) AS key, ordinal, row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM bishop WHERE verify_subject(n) AND rank <= 0
+    UNION ALL
+    SELECT 'king' AS game, record_key(n, ordinal) AS key, ordinal, row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM king WHERE verify_subject(n) AND rank <= 0
+    UNION ALL
+    SELECT 'rook' AS game, record_key(n, ordinal) AS key, ordinal, row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM rook WHERE verify_subject(n) AND rank <= 0
+    UNION ALL
+    SELECT 'queen' AS game, record_key(n, ordinal) AS key, ordinal, row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable) AS record
+    FROM queen WHERE verify_subject(n) AND rank <= 0
+    UNION ALL
+    SELECT 'pawn_t', record_key(n, ordinal), ordinal, row(sg, sg_misere, nodes, leaves, states, height, domestic, tame, pet, miserable, forced, returnable)
+    FROM pawn_t WHERE verify_subject(n)
 )
-SELECT * FROM pairs WHERE record IS DISTINCT FROM conjugate_record
+SELECT s.game, s.n, partition_at(s.n, s.ordinal) AS parts, s.conjugate_game,
+       partition_at(s.n, c.ordinal) AS conjugate, s.record, c.record AS conjugate_record
+FROM subjects AS s
+LEFT JOIN conjugates AS c ON c.game = s.conjugate_game AND c.key = s.conjugate_key
+WHERE s.record IS DISTINCT FROM c.record

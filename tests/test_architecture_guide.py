@@ -46,7 +46,7 @@ STEP_NAMES = {
     1: ("definitions.md", "README", "Game ids"),
     2: ("pipeline/schema.py", "COMMON_FIELDS"),
     3: ("pipeline/games/<family>.py", "Game", "solve_shard", "common_columns", "KernelOutput",
-        "njit(cache=True, nogil=True)", "pipeline/warmup.py", "_kernel_signature", "KERNEL_MODULES"),
+        "njit(cache=True, nogil=True)", "pipeline/warmup.py", "_kernel_signatures", "KERNEL_MODULES"),
     4: ("write_features", "KernelOutput"),
     5: ("GAME_FAMILIES", "pipeline/games/__init__.py", "before", "moveset"),
     6: ("open_views", "_uncomputed_views", "empty"),
@@ -158,7 +158,7 @@ def step3_4_module(root: Path) -> None:
     (root / "pipeline" / "games" / "toprow.py").write_text(TOPROW)
     warmup = root / "pipeline" / "warmup.py"
     _insert(warmup, '    if type(game).__name__ == "LctrDGame":',
-            '    if type(game).__name__ == "TopRowGame":\n        return ("toprow",)\n')
+            '    if type(game).__name__ == "TopRowGame":\n        return [(("toprow",), TASK_N)]\n')
     _insert(warmup, '                  "pipeline.summaries", "pipeline.parquet.encodings")',
             '                  "pipeline.games.toprow",\n')
 
@@ -279,7 +279,7 @@ def test_a_new_family_added_by_the_guide_runs_and_is_queried(tmp_path: Path) -> 
     planned = _python(root, "-c", "from pipeline import warmup; from pipeline.games import get_game; "
                       "print(warmup.plan_tasks([get_game('toprow')]), "
                       "'pipeline.games.toprow' in warmup.KERNEL_MODULES)")
-    assert planned.split() == ["[(('toprow',),", "(('toprow',),", "False,", "False))]", "True"]
+    assert planned.split() == ["[(('toprow',),", "(('toprow',),", "False,", "False,", "4))]", "True"]
     # step 6: a store without Top Row's records has its view, empty
     _partgames(root, "run", "--games", "lctr", "--max-n", "3", "--jobs", "1", "--quiet",
                "--out", "other")

@@ -160,23 +160,29 @@ def test_the_real_kernels_keys_follow_their_sources_only(tmp_path: Path) -> None
 
 
 def test_the_first_run_compiles_one_task_per_kernel_it_needs() -> None:
-    """One worker task per distinct compiled kernel (docs/definitions.md §2.2's movesets: a
-    kernel per number of steps, the steps-free pieces sharing one; LCTR and Downright in one
-    walk), and none for a game the run does not solve."""
+    """One worker task per distinct compiled kernel (docs/definitions.md §2.2's movesets: below
+    TUPLE_STEPS_MIN_N one kernel for every piece, the steps an array; from it on a kernel per
+    number of steps, the steps-free pieces sharing the array's; LCTR and Downright in one walk),
+    and none for a game the run does not solve."""
     from pipeline.games import get_game
-    from pipeline.games.moveset import BUILTIN
+    from pipeline.games.moveset import BUILTIN, TUPLE_STEPS_MIN_N
     from pipeline.schema import BOARD_GAMES
-    from pipeline.warmup import plan_tasks
+    from pipeline.warmup import TASK_N, plan_tasks
 
-    tasks = [task for _, task in plan_tasks([get_game(g) for g in BOARD_GAMES])]
-    assert (("lctr", "downright"), True, False) in tasks
-    singles = [ids[0] for ids, with_partner, _ in tasks if not with_partner]
+    games = [get_game(g) for g in BOARD_GAMES]
+    small = [task for _, task in plan_tasks(games)]  # the README's n <= 30
+    assert small == [(("pawn",), False, False, TASK_N), (("lctr", "downright"), True, False, TASK_N)]
+    tasks = [task for _, task in plan_tasks(games, ns=range(1, 81))]
+    assert (("lctr", "downright"), True, False, TASK_N) in tasks
+    singles = [ids[0] for ids, with_partner, _, n in tasks if not with_partner and n == TUPLE_STEPS_MIN_N]
     steps = sorted(len(BUILTIN[game][0]) for game in singles)
-    kinds = {len(BUILTIN[g][0]) for g in BOARD_GAMES if g not in ("lctr", "downright")}
-    assert steps == sorted(kinds) and len(tasks) == len(kinds) + 1
-    assert [task for _, task in plan_tasks([get_game("lctr")])] == [(("lctr",), False, False)]
-    assert [task for _, task in plan_tasks([get_game("rook"), get_game("queen")])] == [
-        (("rook",), False, False)]
+    kinds = {len(BUILTIN[g][0]) for g in BOARD_GAMES if g not in ("lctr", "downright")} - {0}
+    assert steps == sorted(kinds) and len(tasks) == len(kinds) + 2
+    assert len(plan_tasks(games, ns=range(41, 81))) == len(kinds) + 2  # bishop's array kernel too
+    assert len(plan_tasks(games[2:4], ns=range(41, 81))) == 1  # pawn and pawn_t: one tuple kernel
+    assert [task for _, task in plan_tasks([get_game("lctr")])] == [(("lctr",), False, False, TASK_N)]
+    assert [task for _, task in plan_tasks([get_game("rook"), get_game("queen")], ns=range(1, 81))] == [
+        (("rook",), False, False, TASK_N)]
 
 
 def test_the_rate_counts_solving_not_compiling(tmp_path: Path, monkeypatch) -> None:
@@ -188,17 +194,17 @@ def test_the_rate_counts_solving_not_compiling(tmp_path: Path, monkeypatch) -> N
 
     calls = []
 
-    def compiling(games, cores, say, with_partners=True) -> float:
-        calls.append([g.game_id for g in games])
+    def compiling(games, cores, say, with_partners=True, ns=warmup.DEFAULT_NS) -> float:
+        calls.append(([g.game_id for g in games], sorted(ns)))
         time.sleep(1.0)
         return 1.0
 
     monkeypatch.setattr(warmup, "compile_kernels", compiling)
     summary = run(["lctr", "king"], max_n=3, out=str(tmp_path / "results"), jobs=1, progress=False)
-    assert calls == [["lctr", "king"]] and summary.records == 2 * (1 + 2 + 3)
+    assert calls == [(["lctr", "king"], [1, 2, 3])] and summary.records == 2 * (1 + 2 + 3)
     assert summary.seconds < 1.0
     again = run(["lctr", "king"], max_n=3, out=str(tmp_path / "results"), jobs=1, progress=False)
-    assert calls == [["lctr", "king"]] and again.jobs_skipped == 6  # nothing to solve: no compiling
+    assert len(calls) == 1 and again.jobs_skipped == 6  # nothing to solve: no compiling
 
 
 def _processes_with(text: str) -> list[int]:
@@ -285,15 +291,16 @@ def test_compiling_is_skipped_once_done_and_each_schema_is_written_once(tmp_path
     games = [get_game(g) for g in (*BOARD_GAMES, "sn5_4")]
     assert warmup.compile_kernels(games, 2, said.append) > 0
     submitted = [task for task, _ in handed]
-    writes = sorted(ids for ids, _, write in submitted if write)
+    writes = sorted(ids for ids, _, write, _ in submitted if write)
     assert writes == [("lctr", "downright"), ("sn5_4",)]  # the board games' shortest, and SN's
-    assert len(submitted) == 5 and said[0] == ("partgames: compiling kernels (first run only): "
-                                               "5 groups on 2 cores")
+    assert len(submitted) == 3 and said[0] == ("partgames: compiling kernels (first run only): "
+                                               "3 groups on 2 cores")
     handed.clear()
     for again in (games, [get_game("king")], [get_game("lctr"), get_game("downright")]):
         assert warmup.compile_kernels(again, 2, said.append) == 0.0 and handed == []
-    assert warmup.compile_kernels([get_game("{(1,1)}"), get_game("lctr")], 2, said.append) > 0
-    assert [task for task, _ in handed] == [(("moves_1.1",), False, False), (("lctr",), False, False)]
+    assert warmup.compile_kernels([get_game("{(1,1)}"), get_game("lctr")], 2, said.append,
+                                  ns=range(41, 43)) > 0
+    assert [task for task, _ in handed] == [(("moves_1.1",), False, False, 41), (("lctr",), False, False, 4)]
 
 
 
@@ -318,11 +325,11 @@ def test_a_rules_game_compiles_its_solver_up_front(tmp_path: Path, monkeypatch) 
     assert warmup.compile_kernels([get_game("lctr_rules")], 2, said.append) > 0
     assert said[0] == "partgames: compiling kernels (first run only): 1 group on 1 core"
     (task, sources), = submitted
-    assert task == (("lctr_rules",), False, True)
+    assert task == (("lctr_rules",), False, True, 4)
     assert sources == ((source.name, source.read_text()),)
     # the worker's side: the game unknown until its source is registered
     rules_module.unregister("lctr_rules")
-    warmup.compile_task((("lctr_rules",), False, False), sources)
+    warmup.compile_task((("lctr_rules",), False, False, 4), sources)
     assert get_game("lctr_rules").game_id == "lctr_rules"
     rules_module.unregister("lctr_rules")
 

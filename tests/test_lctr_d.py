@@ -261,7 +261,7 @@ def test_one_warmup_task_compiles_every_d() -> None:
     from pipeline.warmup import plan_tasks
 
     tasks = [task for _, task in plan_tasks([get_game(g) for g in ("lctr_d3", "lctr_d4", "lctr_d2")])]
-    assert tasks == [(("lctr_d3",), False, True)]
+    assert tasks == [(("lctr_d3",), False, True, 4)]
 
 
 # ---- the catalogue's statements about d-dimensional LCTR (queries/open/lctrd.*) --------------

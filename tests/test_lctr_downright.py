@@ -37,7 +37,7 @@ def differences(game_id: str, n: int, max_records: int) -> list[tuple[int, str, 
         values, offsets = flatten_prefixes(spec.prefixes)
         general = empty_outputs(spec.records, spec.part_values, spec.largest_values)
         lean = empty_outputs(spec.records, spec.part_values, spec.largest_values)
-        assert solve_moveset(n, values, offsets, game.kernel_steps, game.kernel_rays, ms.exits, True,
+        assert solve_moveset(n, values, offsets, game.kernel_steps(n), game.kernel_rays, ms.exits, True,
                              ms.reach_table(n), 1, ms.same_row_reach(), True, general) == spec.records
         assert solve_lctr_downright(n, values, offsets, ms.exits, True, lean) == spec.records
         for name, a, b in zip(OUTPUTS, general, lean, strict=True):

@@ -57,6 +57,27 @@ def test_every_record_equals_reference(small_store: Path, game: str) -> None:
     assert bad == []
 
 
+@pytest.mark.parametrize("game", ["pawn", "knight", "king"])
+def test_steps_as_tuple_equal_steps_as_array(game: str, monkeypatch) -> None:
+    """A piece's kernel takes its steps as an array below TUPLE_STEPS_MIN_N (the form the
+    records above are compared with the reference in) and as a tuple of pairs from it on (one
+    kernel per number of steps): both forms give the same table, column by column, for every
+    n ≤ 12."""
+    from pipeline.games import moveset
+
+    piece = get_game(game)
+    for n in range(1, 13):
+        as_array = piece.solve_shard(n, 0, 1 << 20)
+        monkeypatch.setattr(moveset, "TUPLE_STEPS_MIN_N", 1)
+        assert isinstance(piece.kernel_steps(n), tuple)
+        as_tuple = piece.solve_shard(n, 0, 1 << 20)
+        monkeypatch.undo()
+        assert not isinstance(piece.kernel_steps(n), tuple)
+        assert as_tuple.column_names == as_array.column_names
+        for name in as_array.column_names:
+            assert as_tuple.column(name).equals(as_array.column(name)), (game, n, name)
+
+
 def test_user_moveset_equals_reference(tmp_path: Path) -> None:
     # a camel-like piece with a step and a ray, and a moveset whose cells are sparse
     for text, steps, rays in [("{(1,3),(3,1)}", [(1, 3), (3, 1)], []),
@@ -171,7 +192,7 @@ def _one_record(game_id: str, parts: tuple[int, ...]) -> dict:
     offsets = np.array([0, len(parts)], dtype=np.int64)
     out = empty_outputs(1, len(parts), parts[0])
     w = (len(game.moveset.steps) + n * len(game.moveset.rays)) // 64 + 1
-    got = solve_moveset(n, values, offsets, game.kernel_steps, game.kernel_rays, game.moveset.exits,
+    got = solve_moveset(n, values, offsets, game.kernel_steps(n), game.kernel_rays, game.moveset.exits,
                         game.moveset.all_cells_reachable(), game.moveset.reach_table(n), w,
                         game.moveset.same_row_reach(), True, out)
     assert got == 1

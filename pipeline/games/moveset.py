@@ -83,6 +83,13 @@ _PRETTY_MOVES = (r"\(\s*[0-9]+\s*,\s*[0-9]+\s*\)\s*\+?\s*"
 _PRETTY = re.compile(rf"\{{\s*{_PRETTY_MOVES}\}}|{_PRETTY_MOVES}")
 
 
+#: The n from which a piece's steps go to the kernel as a tuple of pairs: numba compiles one
+#: kernel per number of steps, its loop over them unrolled, about 5 % faster at n = 72
+#: (docs/performance.md). Below it they go as an array, the form of the steps-free pieces, so
+#: that every piece shares one kernel: a first run of small n (the README's, n ≤ 30) compiles
+#: one moveset kernel instead of three, and the 5 % is a few milliseconds there.
+TUPLE_STEPS_MIN_N = 41
+
 #: Largest coordinate of an offset: a move (a, b) from a cell of λ lands in λ only when
 #: a < len(λ) and b < λ_1, both at most n, and n and the parts are int16 columns (at most 32,767,
 #: ``pipeline.games.single_partition.MAX_N``). Larger offsets are never moves; they are refused, not
@@ -570,21 +577,28 @@ class MovesetGame(PartitionWalkGame):
         self.moveset: Moveset = moveset
         self.game_id = moveset.game_id
         self.schema = BOARD_SCHEMA
-        # Steps go to the kernel as a tuple of pairs: numba compiles one kernel per number of
-        # steps, with the loop over them unrolled (docs/performance.md). A game without
-        # steps (bishop, rook, queen) passes an empty array, since an empty tuple has no items
-        # to type the loop body with.
-        self._steps = tuple(moveset.steps) or np.zeros((0, 2), dtype=np.int64)
+        # Steps go to the kernel as a tuple of pairs from TUPLE_STEPS_MIN_N on (one kernel per
+        # number of steps, the loop over them unrolled), as an array below it (one kernel for
+        # every piece). A game without steps (bishop, rook, queen) always passes an empty
+        # array, since an empty tuple has no items to type the loop body with.
+        self._step_array = np.array(moveset.steps, dtype=np.int64).reshape(-1, 2)
+        self._step_tuple = tuple(moveset.steps) or self._step_array
         self._rays = np.array(moveset.rays, dtype=np.int64).reshape(-1, 2)
         # LCTR and Downright (and the user moveset {(0,1),(1,0)}) have a leaner kernel
         # (pipeline.games.lctr_downright); the warm-up and the tests read which one a game uses.
         self.lean_kernel = moveset.steps == ((0, 1), (1, 0)) and not moveset.rays
         self._reach: dict[int, np.ndarray] = {}
 
-    @property
-    def kernel_steps(self) -> tuple[tuple[int, int], ...] | np.ndarray:
-        """The steps as :func:`solve_moveset` takes them (a tuple of pairs, or an empty array)."""
-        return self._steps
+    def kernel_steps(self, n: int) -> tuple[tuple[int, int], ...] | np.ndarray:
+        """The steps as :func:`solve_moveset` takes them for the partitions of ``n``: a tuple of
+        pairs from :data:`TUPLE_STEPS_MIN_N` on, an int64 array of shape (steps, 2) below it and
+        for a game without steps.
+
+        >>> from pipeline.games import get_game
+        >>> get_game("knight").kernel_steps(30).shape, get_game("knight").kernel_steps(41)
+        ((2, 2), ((1, 2), (2, 1)))
+        """
+        return self._step_tuple if n >= TUPLE_STEPS_MIN_N else self._step_array
 
     @property
     def kernel_rays(self) -> np.ndarray:
@@ -604,7 +618,7 @@ class MovesetGame(PartitionWalkGame):
             if n not in self._reach:
                 self._reach[n] = self.moveset.reach_table(n)
             got = solve_moveset(
-                n, values, offsets, self._steps, self._rays, self.moveset.exits,
+                n, values, offsets, self.kernel_steps(n), self._rays, self.moveset.exits,
                 self.moveset.all_cells_reachable(), self._reach[n], self.moveset.bitset_words(n),
                 self.moveset.same_row_reach(), features, out,
             )
